@@ -1,0 +1,233 @@
+/**
+ * The ledger stage: output this reader was already shown comes back as one marker.
+ *
+ * Input and output chunks are `Item[]`. A run of consecutive `Line`s (never a `failure`
+ * line) whose trimmed text this reader was delivered before becomes
+ * `Marker { note: 'N lines already shown', hidden }`; render archives the hidden bytes and
+ * appends `— omni retrieve <handle>`. Lines only another session of the same project was
+ * shown fold under a higher bar with the note `N lines not shown here (seen in another
+ * session)`. Blank lines are neutral: they join an open run but never count toward its length.
+ *
+ * The stage holds items only while it cannot decide yet: until `LEDGER_MIN_OUTPUT_BYTES` of
+ * input arrived (tiny outputs are never folded) and while a candidate run is open.
+ * Decisions depend on the lines and the store state only, never on chunking or timing.
+ *
+ * It collects the hashes of the lines it lets through; the door records them with
+ * `recordDelivered` after the output was written (`delivered()`), plus the retrieval
+ * handles it honoured (`consumed()`).
+ */
+import { Transform, type TransformCallback } from 'node:stream';
+import { createHash } from 'node:crypto';
+import type { Item, Line, Marker, PipelineContext } from './types.js';
+import { lineHash, packHashes, ShownSet } from '../store/linehash.js';
+
+/** Outputs smaller than this are never folded: the marker is not worth the reader's doubt. */
+export const LEDGER_MIN_OUTPUT_BYTES = 512;
+/**
+ * A fold that would replace the whole output needs this much output: every smaller one
+ * would just be retrieved (the OMNI precedent: whole-output folds under 1 KiB were pulled
+ * back within seconds).
+ */
+export const LEDGER_WHOLE_FOLD_MIN_BYTES = 1024;
+/** "already shown": at least this many non-blank lines in the run. */
+export const LEDGER_MIN_RUN_LINES = 4;
+/** "already shown": the run's bytes must be at least this multiple of the marker's bytes. */
+export const LEDGER_MIN_SAVING_FACTOR = 3;
+/** "not shown here" (another session saw them): the higher bar, lines. */
+export const LEDGER_PROJECT_MIN_RUN_LINES = 20;
+/** "not shown here": the higher bar, bytes as a multiple of the marker. */
+export const LEDGER_PROJECT_MIN_SAVING_FACTOR = 10;
+/** An open run longer than this is decided at once so memory stays bounded while streaming. */
+export const LEDGER_RUN_HOLD_CAP = 4 * 1024 * 1024;
+/** Most line hashes recorded for one delivery. */
+export const LEDGER_DELIVERED_CAP = 1 << 17;
+/** Bytes of `[omni: … — omni retrieve 0123456789abcdef]` around the note, for cost checks. */
+const MARKER_FRAME = '[omni:  — omni retrieve 0123456789abcdef]\n';
+
+export const noteAlreadyShown = (n: number): string => `${n} lines already shown`;
+export const noteNotShownHere = (n: number): string => `${n} lines not shown here (seen in another session)`;
+
+export interface LedgerShown {
+  session: ShownSet;
+  project: ShownSet;
+  /** Handles recently pulled with `omni retrieve` (delivered verbatim once). */
+  retrieved?: ReadonlySet<string>;
+}
+
+export interface LedgerStage extends Transform {
+  /** Packed 8-byte hashes of the lines delivered (not folded), new to this reader. */
+  delivered(): Buffer;
+  /** Retrieval handles whose run was delivered verbatim this time. */
+  consumed(): string[];
+}
+
+/** The exact bytes of a run of lines: `raw ?? text` plus `eol`. Render archives the same. */
+export function runBytes(lines: readonly Line[]): Buffer {
+  let s = '';
+  for (const l of lines) s += (l.raw ?? l.text) + l.eol;
+  return Buffer.from(s, 'utf8');
+}
+
+function itemBytes(it: Item): number {
+  if (it.kind === 'line') return Buffer.byteLength(it.raw ?? it.text) + it.eol.length;
+  let n = 0;
+  for (const l of it.hidden) n += Buffer.byteLength(l.raw ?? l.text) + l.eol.length;
+  return n;
+}
+
+type State = 'session' | 'project';
+
+interface Run {
+  state: State;
+  lines: Line[];
+  count: number;
+  bytes: number;
+  atHead: boolean;
+}
+
+/**
+ * Creates the ledger stage. `shown === null` (no store) makes it a pass-through that
+ * records nothing.
+ */
+export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | null): LedgerStage {
+  const session = shown?.session;
+  const project = shown?.project;
+  const retrieved = shown?.retrieved;
+  const headOnly = ctx.tool === 'Read';
+  const h = new Uint32Array(2);
+  const seen = new ShownSet(LEDGER_DELIVERED_CAP);
+  const pairs: number[] = [];
+  const consumedHandles = new Set<string>();
+
+  let inBytes = 0;
+  let open = false; // gate: enough input seen to know the output is not tiny
+  let held: Item[] = [];
+  let emittedAny = false;
+  let run: Run | null = null;
+  let out: Item[] = [];
+
+  function deliver(line: Line): void {
+    out.push(line);
+    emittedAny = true;
+    if (!shown || line.tier === 'failure') return;
+    const t = line.text.trim();
+    if (t.length === 0) return;
+    lineHash(t, h);
+    if (session!.has(h[0], h[1])) return; // already on record for this reader
+    if (seen.add(h[0], h[1])) pairs.push(h[0], h[1]);
+  }
+
+  function closeRun(atEnd: boolean): void {
+    const r = run;
+    if (!r) return;
+    run = null;
+    const n = r.lines.length;
+    const note = r.state === 'session' ? noteAlreadyShown(n) : noteNotShownHere(n);
+    const markerCost = Buffer.byteLength(MARKER_FRAME) + Buffer.byteLength(note);
+    const minLines = r.state === 'session' ? LEDGER_MIN_RUN_LINES : LEDGER_PROJECT_MIN_RUN_LINES;
+    const factor = r.state === 'session' ? LEDGER_MIN_SAVING_FACTOR : LEDGER_PROJECT_MIN_SAVING_FACTOR;
+    let fold =
+      r.count >= minLines &&
+      r.bytes >= factor * markerCost &&
+      (!headOnly || r.atHead) &&
+      !(atEnd && r.atHead && inBytes < LEDGER_WHOLE_FOLD_MIN_BYTES);
+    if (fold && retrieved && retrieved.size > 0) {
+      const handle = createHash('sha256').update(runBytes(r.lines)).digest('hex').slice(0, 16);
+      if (retrieved.has(handle)) {
+        consumedHandles.add(handle);
+        fold = false;
+      }
+    }
+    if (fold) {
+      const m: Marker = { kind: 'marker', note, hidden: r.lines };
+      out.push(m);
+      emittedAny = true;
+    } else {
+      for (const l of r.lines) deliver(l);
+    }
+  }
+
+  function stateOf(line: Line): State | 'blank' | null {
+    if (line.tier === 'failure') return null;
+    const t = line.text.trim();
+    if (t.length === 0) return 'blank';
+    lineHash(t, h);
+    if (session!.has(h[0], h[1])) return 'session';
+    if (project!.has(h[0], h[1])) return 'project';
+    return null;
+  }
+
+  function step(it: Item): void {
+    if (it.kind !== 'line') {
+      closeRun(false);
+      out.push(it);
+      emittedAny = true;
+      return;
+    }
+    const st = stateOf(it);
+    if (st === 'blank') {
+      if (run) {
+        run.lines.push(it);
+        run.bytes += itemBytes(it);
+      } else deliver(it);
+      return;
+    }
+    if (st === null) {
+      closeRun(false);
+      deliver(it);
+      return;
+    }
+    if (run && run.state !== st) closeRun(false);
+    if (!run) run = { state: st, lines: [], count: 0, bytes: 0, atHead: !emittedAny };
+    run.lines.push(it);
+    run.count++;
+    run.bytes += itemBytes(it);
+    if (run.bytes >= LEDGER_RUN_HOLD_CAP) closeRun(false);
+  }
+
+  const stage = new Transform({
+    objectMode: true,
+    transform(chunk: Item[], _enc: BufferEncoding, cb: TransformCallback) {
+      if (!shown) {
+        cb(null, chunk);
+        return;
+      }
+      for (const it of chunk) {
+        inBytes += itemBytes(it);
+        if (open) step(it);
+        else {
+          held.push(it);
+          if (inBytes >= LEDGER_MIN_OUTPUT_BYTES) {
+            open = true;
+            const hs = held;
+            held = [];
+            for (const x of hs) step(x);
+          }
+        }
+      }
+      if (out.length > 0) {
+        const o = out;
+        out = [];
+        cb(null, o);
+      } else cb();
+    },
+    flush(cb: TransformCallback) {
+      if (shown) {
+        if (!open) {
+          // Tiny output: delivered as it came.
+          for (const it of held) {
+            if (it.kind === 'line') deliver(it);
+            else out.push(it);
+          }
+          held = [];
+        } else closeRun(true);
+        if (out.length > 0) this.push(out);
+        out = [];
+      }
+      cb();
+    },
+  }) as LedgerStage;
+  stage.delivered = () => packHashes(Uint32Array.from(pairs), pairs.length / 2);
+  stage.consumed = () => [...consumedHandles];
+  return stage;
+}

@@ -1,0 +1,101 @@
+/**
+ * Fast 64-bit line hashes for the ledger, and a bounded set of them.
+ *
+ * performance.md: `crypto.createHash` per line costs ~1.8 µs and an unbounded `Set` grows
+ * ~100 B per unique line. So lines are hashed with cyrb53's mixing kept at its full two
+ * 32-bit halves (64 bits: a false "already shown" needs a collision among at most
+ * `SHOWN_SET_CAP` entries, ~2^-46), and sets are typed-array open-addressing tables.
+ *
+ * A hash is a pair (hi, lo) of uint32. (0, 0) is reserved as the empty slot: a line that
+ * hashes to it is moved to (0, 1).
+ */
+
+/** Hashes a (trimmed) line into `out[0]` (hi) and `out[1]` (lo). */
+export function lineHash(s: string, out: Uint32Array): void {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < s.length; i++) {
+    const ch = s.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
+  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
+  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  out[0] = h1 >>> 0;
+  out[1] = h2 >>> 0;
+  if (out[0] === 0 && out[1] === 0) out[1] = 1;
+}
+
+/** The most hashes one set holds (2 MiB of table at the load factor below). */
+export const SHOWN_SET_CAP = 1 << 18;
+
+/**
+ * A bounded set of 64-bit hashes: open addressing with linear probing in one Uint32Array
+ * of (hi, lo) pairs, load factor ≤ 1/2. `add` past `capacity` is refused (returns false),
+ * so memory is fixed at construction.
+ */
+export class ShownSet {
+  readonly capacity: number;
+  private table: Uint32Array;
+  private mask: number;
+  size = 0;
+
+  constructor(capacity: number = 1024) {
+    this.capacity = Math.max(1, Math.min(capacity, SHOWN_SET_CAP));
+    let slots = 16;
+    while (slots < this.capacity * 2) slots <<= 1;
+    this.table = new Uint32Array(slots * 2);
+    this.mask = slots - 1;
+  }
+
+  has(hi: number, lo: number): boolean {
+    const t = this.table;
+    let i = (lo ^ Math.imul(hi, 0x9e3779b1)) & this.mask;
+    for (;;) {
+      const a = t[i * 2];
+      const b = t[i * 2 + 1];
+      if (a === 0 && b === 0) return false;
+      if (a === hi && b === lo) return true;
+      i = (i + 1) & this.mask;
+    }
+  }
+
+  /** Adds; returns true when the hash was new and fitted. */
+  add(hi: number, lo: number): boolean {
+    const t = this.table;
+    let i = (lo ^ Math.imul(hi, 0x9e3779b1)) & this.mask;
+    for (;;) {
+      const a = t[i * 2];
+      const b = t[i * 2 + 1];
+      if (a === 0 && b === 0) break;
+      if (a === hi && b === lo) return false;
+      i = (i + 1) & this.mask;
+    }
+    if (this.size >= this.capacity) return false;
+    t[i * 2] = hi;
+    t[i * 2 + 1] = lo;
+    this.size++;
+    return true;
+  }
+
+  /** Adds every (hi, lo) pair of a packed hash blob (see `packHashes`). Stops when full. */
+  addPacked(buf: Uint8Array): void {
+    const n = Math.floor(buf.byteLength / 8);
+    const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    for (let k = 0; k < n && this.size < this.capacity; k++) {
+      this.add(dv.getUint32(k * 8, true), dv.getUint32(k * 8 + 4, true));
+    }
+  }
+}
+
+/** Packs a list of (hi, lo) pairs (flat Uint32Array, length 2n) into an 8n-byte LE blob. */
+export function packHashes(pairs: Uint32Array, n: number): Buffer {
+  const buf = Buffer.allocUnsafe(n * 8);
+  for (let k = 0; k < n; k++) {
+    buf.writeUInt32LE(pairs[k * 2], k * 8);
+    buf.writeUInt32LE(pairs[k * 2 + 1], k * 8 + 4);
+  }
+  return buf;
+}
