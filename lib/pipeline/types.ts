@@ -24,12 +24,16 @@ export interface Line {
   eol: string;
   /** The exact original text when a redraw fold changed `text` (so archives stay exact). */
   raw?: string;
+  /** `text` without ANSI colour; set by classify, what render prints by default. */
+  plain?: string;
   /** Set by the classify stage. */
   tier: Tier;
   /** What render prints instead of `text` (e.g. ANSI stripped). Undefined = `text`. */
   out?: string;
   /** 0-based index of the line in the whole input. */
   index: number;
+  /** Byte offset just past this line (terminator included) in the raw input. */
+  end: number;
 }
 
 /**
@@ -46,6 +50,25 @@ export interface Marker {
 }
 
 export type Item = Line | Marker;
+
+/**
+ * One chunk on every object-mode stream between stages.
+ * `end` is the raw byte offset the batch accounts for: render uses it to copy exact
+ * bytes from the spool when the run is passed through.
+ */
+export interface Batch {
+  items: Item[];
+  end: number;
+}
+
+/** Where removed bytes go before a marker may name them. */
+export interface Archive {
+  /** Stores the exact bytes; returns the handle, or null when the write failed. */
+  put(data: Buffer): string | null;
+}
+
+/** Why a run is passed through byte for byte. */
+export type PassReason = 'json' | 'ndjson' | 'yaml' | 'csv' | 'tsv' | 'binary' | 'invalid-utf8' | 'passthrough' | 'error';
 
 export type Door = 'exec' | 'pipe' | 'hook';
 
@@ -72,4 +95,8 @@ export interface PipelineContext {
    */
   holdBytes?: number;
   holdMs?: number;
+  /** Receipt store for removed bytes. Without it nothing may be removed. */
+  archive?: Archive;
+  /** Extra stage inserted before render (the ledger), built by the door. */
+  ledger?: () => import('node:stream').Transform;
 }

@@ -1,0 +1,213 @@
+/**
+ * Shell command-line analysis: which program owns the output, and whether the line has
+ * its own plumbing (pipes, redirects, sequences) that a rewrite must not swallow.
+ *
+ * This is a tokenizer for the common POSIX subset, not a shell. Anything it cannot
+ * understand (unbalanced quotes, here-docs, `$(…)`) is reported so callers can refuse.
+ */
+
+export type Operator = '|' | '||' | '&&' | ';' | '&' | '>' | '>>' | '<' | '2>' | '2>&1' | '&>' | '|&';
+
+export interface Token {
+  word?: string;
+  op?: Operator;
+}
+
+export interface CommandAnalysis {
+  /** Segments separated by && || ; & — each segment is a list of pipeline stages (argv lists). */
+  segments: string[][][];
+  hasUnquotedPipe: boolean;
+  hasRedirect: boolean;
+  hasSequence: boolean;
+  hasBackground: boolean;
+  /** `$(…)`, backticks, `( … )` or a here-doc: the tokenizer does not model them. */
+  hasSubshell: boolean;
+  /** The line begins with `OMNI_PASSTHROUGH=1`. */
+  passthroughPrefix: boolean;
+  /** Quotes did not balance. */
+  malformed: boolean;
+  /** The producer's argv after `cd … &&`, `VAR=…`, `npx`, `env`, `time` … are peeled off. */
+  argv: string[];
+  /** argv[0]'s basename, or '' when there is none. */
+  program: string;
+  /** Tail stage of the last pipeline, when the producer's output is piped. */
+  tail: string[] | null;
+  /** Known full-screen or prompt-driven programs. */
+  interactive: boolean;
+}
+
+const INTERACTIVE = new Set([
+  'vim', 'vi', 'nvim', 'nano', 'emacs', 'less', 'more', 'top', 'htop', 'man', 'ssh', 'tmux',
+  'screen', 'watch', 'python', 'python3', 'node', 'irb', 'psql', 'mysql', 'sqlite3', 'ftp',
+  'telnet', 'git-rebase-interactive', 'fzf', 'sudo', 'su', 'passwd',
+]);
+
+/** Split a command line into words and operators. */
+export function tokenize(line: string): { tokens: Token[]; malformed: boolean; subshell: boolean } {
+  const tokens: Token[] = [];
+  let word = '';
+  let inWord = false;
+  let subshell = false;
+  let i = 0;
+  const push = () => {
+    if (inWord) tokens.push({ word });
+    word = '';
+    inWord = false;
+  };
+  while (i < line.length) {
+    const c = line[i];
+    if (c === "'") {
+      const end = line.indexOf("'", i + 1);
+      if (end < 0) return { tokens, malformed: true, subshell };
+      word += line.slice(i + 1, end);
+      inWord = true;
+      i = end + 1;
+      continue;
+    }
+    if (c === '"') {
+      let j = i + 1;
+      let buf = '';
+      for (; j < line.length && line[j] !== '"'; j++) {
+        if (line[j] === '\\' && j + 1 < line.length) { buf += line[++j]; continue; }
+        if (line[j] === '`' || (line[j] === '$' && line[j + 1] === '(')) subshell = true;
+        buf += line[j];
+      }
+      if (j >= line.length) return { tokens, malformed: true, subshell };
+      word += buf;
+      inWord = true;
+      i = j + 1;
+      continue;
+    }
+    if (c === '\\' && i + 1 < line.length) {
+      word += line[i + 1];
+      inWord = true;
+      i += 2;
+      continue;
+    }
+    if (c === ' ' || c === '\t' || c === '\n') {
+      push();
+      i++;
+      continue;
+    }
+    if (c === '`' || (c === '$' && line[i + 1] === '(') || c === '(' || c === ')' || (c === '<' && line[i + 1] === '<')) {
+      subshell = true;
+    }
+    const two = line.slice(i, i + 2);
+    const four = line.slice(i, i + 4);
+    if (four === '2>&1') { push(); tokens.push({ op: '2>&1' }); i += 4; continue; }
+    if (two === '&&' || two === '||' || two === '>>' || two === '&>' || two === '|&') {
+      push(); tokens.push({ op: two as Operator }); i += 2; continue;
+    }
+    if (two === '2>' && !inWord) { push(); tokens.push({ op: '2>' }); i += 2; continue; }
+    if (c === '|' || c === ';' || c === '&' || c === '>' || c === '<') {
+      push(); tokens.push({ op: c as Operator }); i += 1; continue;
+    }
+    word += c;
+    inWord = true;
+    i++;
+  }
+  push();
+  return { tokens, malformed: false, subshell };
+}
+
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+const WRAPPERS = new Set(['npx', 'env', 'time', 'nice', 'nohup', 'command', 'exec', 'stdbuf', 'timeout', 'pnpx', 'bunx']);
+
+/** Peel `VAR=… `, `npx`, `env`, `time` … off an argv; returns the producer's argv. */
+export function peelWrappers(argv: string[]): string[] {
+  let a = argv.slice();
+  for (let guard = 0; guard < 8 && a.length; guard++) {
+    while (a.length && ASSIGNMENT.test(a[0])) a.shift();
+    const head = basename(a[0] ?? '');
+    if (!WRAPPERS.has(head)) break;
+    a.shift();
+    // Options of the wrapper itself (`npx --yes jest`, `timeout 10 cmd`, `env -i cmd`).
+    while (a.length && (a[0].startsWith('-') || (head === 'timeout' && /^\d/.test(a[0])) || ASSIGNMENT.test(a[0]))) a.shift();
+  }
+  return a;
+}
+
+export function basename(p: string): string {
+  const i = p.lastIndexOf('/');
+  return i >= 0 ? p.slice(i + 1) : p;
+}
+
+export function analyzeCommand(command: string): CommandAnalysis {
+  const trimmed = command.trim();
+  const { tokens, malformed, subshell } = tokenize(trimmed);
+  const segments: string[][][] = [];
+  let stages: string[][] = [];
+  let cur: string[] = [];
+  let hasUnquotedPipe = false, hasRedirect = false, hasSequence = false, hasBackground = false;
+  let skipNextWord = false;
+  for (const t of tokens) {
+    if (t.word !== undefined) {
+      if (skipNextWord) { skipNextWord = false; continue; }
+      cur.push(t.word);
+      continue;
+    }
+    switch (t.op) {
+      case '|': case '|&':
+        hasUnquotedPipe = true;
+        stages.push(cur); cur = [];
+        break;
+      case '>': case '>>': case '<': case '2>': case '&>':
+        hasRedirect = true;
+        skipNextWord = true;
+        break;
+      case '2>&1':
+        break;
+      case ';':
+        hasSequence = true;
+        stages.push(cur); segments.push(stages); stages = []; cur = [];
+        break;
+      case '&':
+        hasBackground = true;
+        stages.push(cur); segments.push(stages); stages = []; cur = [];
+        break;
+      case '&&': case '||':
+        stages.push(cur); segments.push(stages); stages = []; cur = [];
+        break;
+    }
+  }
+  stages.push(cur);
+  segments.push(stages);
+  const nonEmpty = segments.map((s) => s.filter((st) => st.length > 0)).filter((s) => s.length > 0);
+
+  // `cd dir && …` and bare assignments are set-up, not producers.
+  const producers = nonEmpty.filter((s) => {
+    const first = peelWrappers(s[0]);
+    const p = basename(first[0] ?? '');
+    return !(p === '' || p === 'cd' || p === 'export' || p === 'set' || p === 'source' || p === '.' || p === 'pushd' || p === 'true');
+  });
+  const main = producers.length ? producers[producers.length === 1 ? 0 : 0] : nonEmpty[0] ?? [[]];
+  const argv = peelWrappers(main[0] ?? []);
+  const program = basename(argv[0] ?? '');
+  const tail = main.length > 1 ? main[main.length - 1] : null;
+  return {
+    segments: nonEmpty,
+    hasUnquotedPipe,
+    hasRedirect,
+    hasSequence,
+    hasBackground,
+    hasSubshell: subshell,
+    passthroughPrefix: /^OMNI_PASSTHROUGH=1(\s|$)/.test(trimmed),
+    malformed,
+    argv,
+    program,
+    tail,
+    interactive: INTERACTIVE.has(program) && argv.length <= 1 ||
+      ['vim', 'vi', 'nvim', 'nano', 'emacs', 'less', 'more', 'top', 'htop', 'man', 'ssh', 'tmux', 'screen', 'watch', 'fzf', 'sudo', 'su', 'passwd'].includes(program) ||
+      (program === 'git' && argv.includes('-i')) || argv.includes('--watch') || argv.includes('--interactive'),
+  };
+}
+
+/** How many segments of the line produce output of their own (cd/export excluded). */
+export function producerCount(a: CommandAnalysis): number {
+  let n = 0;
+  for (const s of a.segments) {
+    const p = basename(peelWrappers(s[0])[0] ?? '');
+    if (p && !['cd', 'export', 'set', 'source', '.', 'pushd', 'true', 'mkdir', 'touch', 'rm', 'cp', 'mv'].includes(p)) n++;
+  }
+  return n;
+}

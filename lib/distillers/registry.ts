@@ -1,0 +1,85 @@
+import type { Transform } from 'node:stream';
+import type { Line, PipelineContext } from '../pipeline/types.js';
+import type { RunState } from '../pipeline/stage.js';
+import { analyzeCommand, basename, peelWrappers, producerCount, type CommandAnalysis } from '../command/parse.js';
+import { generic } from './generic.js';
+
+/**
+ * One entry per distiller. The registry is the only place that decides which distiller
+ * owns a command; nothing else may test "does this command look like X".
+ */
+export interface DistillerSpec {
+  name: string;
+  /** Family for stats and the savings table: test, build, install, git, log, … */
+  family: string;
+  /** Owns output of this producer (argv after wrappers are peeled). */
+  matches?: (argv: string[], a: CommandAnalysis) => boolean;
+  /** For `omni pipe` without --command: do these first lines look like this tool's? */
+  sniff?: (head: Line[]) => boolean;
+  /** May the pre-hook rewrite this command into `omni exec`? (a noisy family) */
+  rewrite?: boolean;
+  create: (ctx: PipelineContext, run: RunState) => Transform;
+}
+
+const GENERIC: DistillerSpec = { name: 'generic', family: 'generic', create: generic };
+
+/** Registered distillers, most specific first. Adding one is one import and one line. */
+export const DISTILLERS: DistillerSpec[] = [
+  GENERIC,
+];
+
+/** Tails that reshape the producer's output: they own it, so omni passes it through. */
+const RESHAPING_TAILS = new Set([
+  'jq', 'yq', 'awk', 'gawk', 'cut', 'wc', 'sort', 'uniq', 'xargs', 'base64', 'sed', 'tr',
+  'column', 'paste', 'join', 'comm', 'fmt', 'fold', 'tac', 'rev', 'od', 'xxd', 'hexdump',
+  'python', 'python3', 'node', 'perl', 'ruby', 'tee', 'sha256sum', 'md5sum', 'gzip', 'bzip2',
+  'xz', 'zstd', 'nl', 'diff', 'cmp', 'strings', 'json_pp', 'bat',
+]);
+/** Tails that only cut the producer's output: the producer keeps ownership. */
+const KEEPING_TAILS = new Set(['head', 'tail', 'cat', 'less', 'more']);
+
+export interface Route {
+  /** The distiller name, or null when omni must pass the output through untouched. */
+  distiller: string | null;
+  family: string;
+  reason: string;
+  /** True when a specific (non-generic) distiller owns the command. */
+  known: boolean;
+  /** The pre-hook may rewrite it into `omni exec`. */
+  rewrite: boolean;
+}
+
+const NONE = (reason: string): Route => ({ distiller: null, family: 'none', reason, known: false, rewrite: false });
+
+/** Pure: which distiller owns the output of this command line. */
+export function routeCommand(command: string | undefined | null): Route {
+  if (!command || !command.trim()) return { distiller: 'generic', family: 'generic', reason: 'no command', known: false, rewrite: false };
+  const a = analyzeCommand(command);
+  if (a.passthroughPrefix) return NONE('OMNI_PASSTHROUGH=1');
+  if (a.malformed) return NONE('unbalanced quotes');
+  if (a.program === 'omni' && ['retrieve', 'diff'].includes(a.argv[1] ?? '')) return NONE('omni retrieve/diff output is never distilled');
+  if (producerCount(a) > 1) return { distiller: 'generic', family: 'generic', reason: 'several producers', known: false, rewrite: false };
+  let argv = a.argv;
+  if (a.tail) {
+    const tail = peelWrappers(a.tail);
+    const t = basename(tail[0] ?? '');
+    if (RESHAPING_TAILS.has(t)) return NONE(`| ${t} reshapes the output`);
+    if (!KEEPING_TAILS.has(t)) argv = tail; // `| grep x` is owned by grep
+  }
+  for (const spec of DISTILLERS) {
+    if (spec.matches && spec.matches(argv, a)) {
+      return { distiller: spec.name, family: spec.family, reason: `owned by ${spec.name}`, known: true, rewrite: !!spec.rewrite && !a.tail };
+    }
+  }
+  return { distiller: 'generic', family: 'generic', reason: 'no specific distiller', known: false, rewrite: false };
+}
+
+export function specByName(name: string): DistillerSpec {
+  return DISTILLERS.find((d) => d.name === name) ?? GENERIC;
+}
+
+/** Content routing for `omni pipe` without a command: the first spec whose sniff says yes. */
+export function sniffDistiller(head: Line[]): DistillerSpec {
+  for (const spec of DISTILLERS) if (spec.sniff && spec.sniff(head)) return spec;
+  return GENERIC;
+}

@@ -1,0 +1,79 @@
+import stripAnsi from 'strip-ansi';
+import type { Line, Tier } from './types.js';
+import { batchStage, type RunState } from './stage.js';
+
+/*
+ * Tier patterns. Order matters: failure is checked first and nothing overrides it.
+ * A count of zero ("0 failed", "0 errors", "failures: 0") is a verdict, not a failure.
+ */
+const ZERO_COUNT = /\b0 (failed|failures?|errors?|failing)\b|\b(failed|failures?|errors?)[:=]\s*0\b/i;
+const FAILURE: RegExp[] = [
+  /\b[1-9]\d* (failed|failures?|errors?|failing|broken)\b/i,
+  /(^|\s)(error|ERROR|Error|FATAL|fatal|PANIC|panic|Exception|Traceback|FAILED|FAIL|Failed|failed)(\[[A-Z0-9]+\])?(:|\s*$|\s+\S)/,
+  /^\s*(not ok|✗|✕|×|✖|●)\s/,
+  /^\s*[-\w./\\]+\.[A-Za-z]{1,5}[:(]\d+(:\d+|,\d+)?\)?:?\s*(error|fatal error|Error)\b/,
+  /\b(AssertionError|TypeError|ReferenceError|SyntaxError|RangeError|ValueError|KeyError|IndexError|AttributeError|ImportError|ModuleNotFoundError|NullPointerException|Segmentation fault|core dumped|Abort(ed)? trap|undefined reference|cannot find|not found|No such file or directory|Permission denied|command not found)\b/,
+  /^npm (ERR!|error)/,
+  /\bexit(ed)? (with )?(code|status) [1-9]\d*/i,
+  /\*\*\* \[.*\] Error \d+/,
+  /^thread '.*' panicked at/,
+  /^E\s{2,}\S/,
+  /^\s*at .*\(.*:\d+:\d+\)\s*$/,
+];
+const SIGNAL: RegExp[] = [
+  /\b(warn(ing)?|WARN(ING)?|deprecated|DEPRECATED)\b/,
+  /\b\d+ (passed|passing|tests?|suites?|pending|skipped|todo|total|packages?|files? changed|insertions?|deletions?)\b/i,
+  /\b(Tests?|Suites?|Test Suites|Snapshots|Time|Duration|Ran|Summary|Result|test result)\s*:/,
+  /^\s*(ok|PASS|passed|SUCCESS|BUILD SUCCESSFUL|Done|Finished|Compiled|Built|added|removed|changed|updated|up to date)\b/i,
+  /^\s*(modified|deleted|new file|renamed|both modified):/,
+];
+const NOISE: RegExp[] = [
+  // Progress bars, percentages, spinners.
+  /^\s*[\[(|]?[#=>\-.\s█░▓▒■□▇▆▅▄▃▂▁⣿]{8,}[\])|]?\s*\d{1,3}(\.\d+)?\s?%/,
+  /^\s*\d{1,3}(\.\d+)?\s?%\s*(\||$)/,
+  /^\s*[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏⣾⣽⣻⢿⡿⣟⣯⣷]\s/,
+  // Transfers and fetches.
+  /^\s*(Downloading|Downloaded|Fetching|Fetched|Resolving|Receiving objects|Resolving deltas|Unpacking objects|Counting objects|Compressing objects|Enumerating objects|Writing objects|Get:\d+|Hit:\d+|Ign:\d+|Progress|Preparing to unpack|Selecting previously unselected|Reading database)\b/,
+  /^remote: (Counting|Compressing|Enumerating|Total)\b/,
+];
+
+/** Pure: the tier of one line given its visible text and the previous line's. */
+export function classifyLine(plain: string, prevPlain: string | null): Tier {
+  if (!ZERO_COUNT.test(plain)) {
+    for (const re of FAILURE) if (re.test(plain)) return 'failure';
+  } else {
+    // "Tests: 1 failed, 0 errors" still states a failure.
+    if (/\b[1-9]\d* (failed|failures?|errors?|failing)\b/i.test(plain)) return 'failure';
+  }
+  for (const re of SIGNAL) if (re.test(plain)) return 'signal';
+  if (plain.trim() === '') return 'noise';
+  for (const re of NOISE) if (re.test(plain)) return 'noise';
+  if (prevPlain !== null && plain === prevPlain) return 'noise';
+  return 'text';
+}
+
+/** Fast pre-check: most lines contain none of the characters our patterns need. */
+export function plainOf(line: Line): string {
+  if (line.plain !== undefined) return line.plain;
+  const t = line.text;
+  line.plain = t.indexOf('\x1b') >= 0 || t.indexOf('\x9b') >= 0 ? stripAnsi(t) : t;
+  return line.plain;
+}
+
+/**
+ * classify: gives every line its tier and its ANSI-free text. A pure function of the
+ * line and its predecessor (repeats are noise), applied batch by batch.
+ */
+export function classify(run: RunState) {
+  let prev: string | null = null;
+  return batchStage(run, (batch, push) => {
+    for (const it of batch.items) {
+      if (it.kind !== 'line') continue;
+      const p = plainOf(it);
+      it.tier = classifyLine(p, prev);
+      if (it.tier === 'failure') run.failureLines++;
+      prev = p;
+    }
+    push(batch);
+  });
+}

@@ -1,0 +1,54 @@
+import type { Item, Line } from './types.js';
+import { batchStage, type RunState } from './stage.js';
+import { FOLD_MIN_HIDDEN_BYTES } from '../distillers/fold.js';
+
+/** Collapse steps in only when distill saved less than this share of a batch. */
+export const COLLAPSE_TRIGGER_RATIO = 0.3;
+/** A run of noise lines of any shape shorter than this stays. */
+export const COLLAPSE_MIN_RUN = 6;
+
+/**
+ * collapse: the fallback. When the distiller saved too little on a batch, runs of
+ * positively recognised noise lines that are not alike (so distill could not fold them)
+ * become first line, marker, last line. It reads only input lines: markers from earlier
+ * stages pass through and end a run; failure and signal lines are never touched.
+ */
+export function collapse(run: RunState) {
+  return batchStage(run, (batch, push) => {
+    if (run.passthrough) return push(batch);
+    let rawLen = 0;
+    let outLen = 0;
+    for (const it of batch.items) {
+      if (it.kind === 'line') {
+        const n = (it.raw ?? it.text).length + it.eol.length;
+        rawLen += n;
+        outLen += (it.out ?? it.plain ?? it.text).length + it.eol.length;
+      } else {
+        for (const h of it.hidden) rawLen += (h.raw ?? h.text).length + h.eol.length;
+        outLen += 80;
+      }
+    }
+    if (rawLen === 0 || 1 - outLen / rawLen >= COLLAPSE_TRIGGER_RATIO) return push(batch);
+    const out: Item[] = [];
+    let runLines: Line[] = [];
+    const close = () => {
+      if (runLines.length >= COLLAPSE_MIN_RUN) {
+        const middle = runLines.slice(1, -1);
+        const bytes = middle.reduce((s, l) => s + (l.plain ?? l.text).length + l.eol.length, 0);
+        if (bytes >= FOLD_MIN_HIDDEN_BYTES) {
+          out.push(runLines[0], { kind: 'marker', note: `${middle.length} noise lines collapsed`, hidden: middle }, runLines[runLines.length - 1]);
+          runLines = [];
+          return;
+        }
+      }
+      for (const l of runLines) out.push(l);
+      runLines = [];
+    };
+    for (const it of batch.items) {
+      if (it.kind === 'line' && it.tier === 'noise' && (it.plain ?? it.text).trim() !== '') runLines.push(it);
+      else { close(); out.push(it); }
+    }
+    close();
+    push({ items: out, end: batch.end });
+  });
+}

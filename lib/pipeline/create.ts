@@ -1,0 +1,88 @@
+import { Duplex, type Transform } from 'node:stream';
+import type { Batch, PipelineContext } from './types.js';
+import { RunState } from './stage.js';
+import { Spool } from './spool.js';
+import { frame } from './frame.js';
+import { guard } from './guard.js';
+import { classify } from './classify.js';
+import { distill } from './distill.js';
+import { collapse } from './collapse.js';
+import { render, type RenderReport } from './render.js';
+
+export interface Pipeline extends Duplex {
+  /** Filled in as the run goes; complete after 'end'. */
+  report: RenderReport & { distiller: string; passthrough: string | null };
+}
+
+/**
+ * The one distillation graph behind every door (exec, pipe, hook):
+ *
+ *   decode+frame -> guard -> classify -> distill -> collapse -> [ledger] -> render
+ *
+ * Write raw bytes in, read distilled (or, when the gate says so, the exact raw) bytes out.
+ * The raw bytes are teed to a bounded spool that feeds the verbatim fallback and the
+ * archive. An internal error anywhere fails open: the raw bytes not yet covered by output
+ * are written as they are, and the rest of the input is copied through.
+ */
+export function createPipeline(ctx: PipelineContext): Pipeline {
+  const run = new RunState();
+  const spool = new Spool();
+  const report = { rawBytes: 0, outBytes: 0, changed: false, verbatim: null, streamed: false, rawHandle: null, rawCovered: 0, distiller: 'none', passthrough: null } as Pipeline['report'];
+  if (ctx.command && /^\s*OMNI_PASSTHROUGH=1(\s|$)/.test(ctx.command)) run.passthrough = 'passthrough';
+
+  const stages: Transform[] = [frame(run), guard(run), classify(run), distill(ctx, run), collapse(run)];
+  if (ctx.ledger) stages.push(ctx.ledger());
+  const tail = render(ctx, run, spool, report);
+  stages.push(tail);
+  for (let i = 0; i < stages.length - 1; i++) stages[i].pipe(stages[i + 1]);
+  const head = stages[0];
+
+  let failed = false;
+  let emittedRaw = 0;
+  const duplex = new Duplex({
+    write(chunk: Buffer, _enc, cb) {
+      spool.push(chunk);
+      if (failed) { duplex.push(chunk); emittedRaw += chunk.length; return cb(); }
+      if (!head.write(chunk)) head.once('drain', cb);
+      else cb();
+    },
+    final(cb) {
+      if (failed) { duplex.push(null); return cb(); }
+      head.end();
+      cb();
+    },
+    read() {
+      tail.resume();
+    },
+  }) as Pipeline;
+  duplex.report = report;
+
+  tail.on('data', (b: Buffer) => {
+    if (failed) return;
+    if (!duplex.push(b)) tail.pause();
+  });
+  tail.on('end', () => {
+    if (failed) return;
+    report.distiller = run.distiller;
+    report.passthrough = run.passthrough;
+    duplex.push(null);
+  });
+  const failOpen = (err: Error) => {
+    if (failed) return;
+    failed = true;
+    report.verbatim = `internal error: ${err.message}`;
+    report.changed = report.outBytes > 0;
+    for (const s of stages) { s.removeAllListeners('data'); s.destroy(); }
+    // Nothing written yet: the whole input goes out raw. Otherwise the bytes after the
+    // last rendered line (the spool still holds them unless they passed its cap).
+    const from = report.outBytes === 0 ? 0 : report.rawCovered;
+    const rest = spool.slice(from, spool.total);
+    if (rest) duplex.push(rest);
+    emittedRaw = spool.total;
+    if (duplex.writableFinished) duplex.push(null);
+  };
+  for (const s of stages) s.on('error', failOpen);
+  return duplex;
+}
+
+export type { Batch };

@@ -1,0 +1,44 @@
+import { Transform } from 'node:stream';
+import type { Batch, Line, PipelineContext } from './types.js';
+import type { RunState } from './stage.js';
+import { routeCommand, sniffDistiller, specByName } from '../distillers/registry.js';
+
+/**
+ * distill: the registry's choice of distiller for this command. Without a command (a bare
+ * `omni pipe`) the first batch is sniffed for a tool's own lines.
+ */
+export function distill(ctx: PipelineContext, run: RunState): Transform {
+  if (ctx.command) {
+    const route = routeCommand(ctx.command);
+    if (!route.distiller) run.passthrough = 'passthrough';
+    const spec = specByName(route.distiller ?? 'generic');
+    run.distiller = route.distiller ? spec.name : 'none';
+    return spec.create(ctx, run);
+  }
+  return sniffing(ctx, run);
+}
+
+/** Holds the first batch, picks a distiller from it, then forwards everything to it. */
+function sniffing(ctx: PipelineContext, run: RunState): Transform {
+  let inner: Transform | null = null;
+  const outer: Transform = new Transform({
+    objectMode: true,
+    transform(batch: Batch, _enc, cb) {
+      if (!inner) {
+        const head = batch.items.filter((i): i is Line => i.kind === 'line').slice(0, 200);
+        const spec = sniffDistiller(head);
+        run.distiller = spec.name;
+        inner = spec.create(ctx, run);
+        inner.on('data', (b: Batch) => outer.push(b));
+        inner.on('error', (e) => outer.destroy(e));
+      }
+      inner.write(batch, cb);
+    },
+    flush(cb) {
+      if (!inner) return cb();
+      inner.once('end', () => cb());
+      inner.end();
+    },
+  });
+  return outer;
+}

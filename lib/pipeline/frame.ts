@@ -1,0 +1,121 @@
+import { Transform } from 'node:stream';
+import { isUtf8 } from 'node:buffer';
+import type { Batch, Line } from './types.js';
+import type { RunState } from './stage.js';
+
+/** A line longer than this is cut into pieces (eol ''), so memory stays bounded. */
+export const MAX_LINE_BYTES = 1 << 20;
+
+/**
+ * frame: raw bytes -> batches of lines. Lines keep their exact terminators; carriage-return
+ * redraws (progress bars, spinners) fold to their final visible segment, with the original
+ * kept in `raw` so the archive stays exact. Invalid UTF-8 or a NUL byte switches the run to
+ * passthrough: from then on only byte offsets travel, and render copies the spool.
+ */
+export function frame(run: RunState): Transform {
+  let pending: Buffer | null = null;
+  let offset = 0; // raw offset of the first byte of `pending` (or of the next chunk)
+  let index = 0;
+
+  const toLines = (region: Buffer, base: number, final: boolean): Line[] => {
+    const lines: Line[] = [];
+    const text = region.toString('utf8');
+    let pos = 0;
+    let bytePos = base;
+    const ascii = region.length === text.length;
+    while (pos < text.length) {
+      let nl = text.indexOf('\n', pos);
+      let eol: string;
+      let body: string;
+      if (nl < 0) {
+        if (!final) break;
+        nl = text.length;
+        body = text.slice(pos);
+        eol = '';
+      } else if (nl > pos && text.charCodeAt(nl - 1) === 13) {
+        body = text.slice(pos, nl - 1);
+        eol = '\r\n';
+      } else {
+        body = text.slice(pos, nl);
+        eol = '\n';
+      }
+      const next = eol ? nl + 1 : nl;
+      bytePos += ascii ? next - pos : Buffer.byteLength(text.slice(pos, next));
+      const line: Line = { kind: 'line', text: body, eol, tier: 'text', index: index++, end: bytePos };
+      if (body.indexOf('\r') >= 0) foldRedraw(line, run);
+      lines.push(line);
+      pos = next;
+    }
+    return lines;
+  };
+
+  const check = (region: Buffer): boolean => {
+    if (region.indexOf(0) >= 0) { run.passthrough = 'binary'; return false; }
+    if (!isUtf8(region)) { run.passthrough = 'invalid-utf8'; return false; }
+    return true;
+  };
+
+  return new Transform({
+    readableObjectMode: true,
+    transform(chunk: Buffer, _enc, cb) {
+      if (run.passthrough) {
+        offset += chunk.length;
+        this.push({ items: [], end: offset } satisfies Batch);
+        return cb();
+      }
+      let buf = pending ? Buffer.concat([pending, chunk]) : chunk;
+      let cut = buf.lastIndexOf(10) + 1;
+      if (cut === 0 && buf.length > MAX_LINE_BYTES) {
+        cut = MAX_LINE_BYTES;
+        while (cut > 0 && (buf[cut] & 0xc0) === 0x80) cut--;
+      }
+      if (cut === 0) { pending = buf; return cb(); }
+      const region = buf.subarray(0, cut);
+      pending = cut < buf.length ? Buffer.from(buf.subarray(cut)) : null;
+      const base = offset;
+      offset += region.length;
+      if (!check(region)) {
+        offset += pending ? pending.length : 0;
+        pending = null;
+        this.push({ items: [], end: offset } satisfies Batch);
+        return cb();
+      }
+      const items = toLines(region, base, cut > 0 && buf[cut - 1] !== 10);
+      this.push({ items, end: offset } satisfies Batch);
+      buf = Buffer.alloc(0);
+      cb();
+    },
+    flush(cb) {
+      if (pending && pending.length) {
+        const region = pending;
+        const base = offset;
+        offset += region.length;
+        pending = null;
+        if (!run.passthrough && check(region)) {
+          this.push({ items: toLines(region, base, true), end: offset } satisfies Batch);
+        } else {
+          this.push({ items: [], end: offset } satisfies Batch);
+        }
+      }
+      cb();
+    },
+  });
+}
+
+/** `a\rb\rc` shows as `c` on a terminal; keep the last non-empty segment. */
+function foldRedraw(line: Line, run: RunState): void {
+  const segs = line.text.split('\r');
+  let last = '';
+  let n = 0;
+  for (const s of segs) {
+    if (s.length) { last = s; n++; }
+  }
+  if (n <= 1 && segs[segs.length - 1] === last) {
+    // Only leading/trailing bare CRs: nothing was redrawn over.
+    if (n === 1) { line.raw = line.text; line.text = last; }
+    return;
+  }
+  run.redraws += n - 1;
+  line.raw = line.text;
+  line.text = last;
+}

@@ -1,0 +1,104 @@
+import type { Batch, Line, PassReason } from './types.js';
+import { batchStage, type RunState } from './stage.js';
+
+/** Bytes of look-ahead the guard reads before deciding. Never the whole stream. */
+export const GUARD_LOOKAHEAD_BYTES = 4096;
+/** Lines it needs at most to call tabular data. */
+const SAMPLE_LINES = 24;
+
+/**
+ * guard: holds the first few KB, decides whether the payload is structured data
+ * (JSON, NDJSON, YAML, CSV, TSV), and if so switches the run to passthrough from the
+ * first byte. When unsure it says structured: a passed-through log costs tokens, a
+ * mangled JSON document costs correctness.
+ */
+export function guard(run: RunState) {
+  let held: Batch[] = [];
+  let heldBytes = 0;
+  let decided = false;
+  let pushRef: ((b: Batch) => void) | null = null;
+
+  const decide = (push: (b: Batch) => void) => {
+    decided = true;
+    const lines: Line[] = [];
+    for (const b of held) for (const it of b.items) if (it.kind === 'line') lines.push(it);
+    const verdict = detectStructured(lines);
+    if (verdict) run.passthrough = verdict;
+    for (const b of held) push(b);
+    held = [];
+  };
+
+  run.onStreaming(() => {
+    if (!decided && pushRef) decide(pushRef);
+  });
+
+  return batchStage(
+    run,
+    (batch, push) => {
+      pushRef = push;
+      if (decided || run.passthrough) { decided = true; for (const b of held) push(b); held = []; push(batch); return; }
+      held.push(batch);
+      for (const it of batch.items) if (it.kind === 'line') heldBytes += it.text.length + 1;
+      if (heldBytes >= GUARD_LOOKAHEAD_BYTES || run.streaming) decide(push);
+    },
+    (push) => {
+      if (!decided) decide(push);
+    },
+  );
+}
+
+const YAML_LINE = /^\s*(#.*|-\s.*|-|[A-Za-z0-9_.\-"'/]+:(\s.*)?|\s+\S.*)$/;
+
+/** Pure: what structured format, if any, do these first lines look like? */
+export function detectStructured(lines: Line[]): PassReason | null {
+  const sample: string[] = [];
+  for (const l of lines) {
+    if (sample.length >= SAMPLE_LINES) break;
+    if (l.text.trim().length) sample.push(l.text);
+  }
+  if (!sample.length) return null;
+  const first = sample[0].trimStart();
+  if (first.startsWith('{')) {
+    return sample.length > 1 && sample.every((s) => s.trimStart().startsWith('{')) ? 'ndjson' : 'json';
+  }
+  if (first.startsWith('[')) {
+    // `[` opens JSON unless a word follows (`[INFO] …`, `[webpack-cli] …`, `[1/4] Resolving`).
+    if (/^\[\s*($|[{["\d\-]|true|false|null|\])/.test(first) && !/^\[\d+\/\d+\]/.test(first) && !/^\[\d+[:\-]/.test(first)) return 'json';
+  }
+  if (first === '---' || first.startsWith('%YAML') || first.startsWith('apiVersion:')) return 'yaml';
+  if (sample.length >= 3) {
+    const yamlish = sample.filter((s) => YAML_LINE.test(s)).length;
+    const keyed = sample.filter((s) => /^[A-Za-z0-9_.\-"']+:(\s|$)/.test(s)).length;
+    const topKeyBlock = /^[A-Za-z0-9_.\-"']+:\s*$/.test(first);
+    if (yamlish === sample.length && (topKeyBlock || keyed >= 3) && !looksLikeLog(sample)) return 'yaml';
+    const tsv = tabular(sample, '\t');
+    if (tsv) return 'tsv';
+    const csv = tabular(sample, ',');
+    if (csv) return 'csv';
+  }
+  return null;
+}
+
+function looksLikeLog(sample: string[]): boolean {
+  // "Tests: 3 passed" / "Author: x" / "error: …" are prose with a colon, not YAML.
+  return sample.some((s) => /^(error|warning|note|Author|Date|commit|Tests?|Suites?|Time|Snapshots|Ran|npm|ERR|WARN|INFO|DEBUG|FAIL|PASS)\b/i.test(s.trimStart()));
+}
+
+function tabular(sample: string[], sep: string): boolean {
+  const counts = sample.map((s) => countOutsideQuotes(s, sep));
+  const n = counts[0];
+  if (n < (sep === ',' ? 2 : 1)) return false;
+  const same = counts.filter((c) => c === n).length;
+  return same / counts.length >= 0.9;
+}
+
+function countOutsideQuotes(s: string, sep: string): number {
+  let n = 0;
+  let q = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === '"') q = !q;
+    else if (!q && c === sep) n++;
+  }
+  return n;
+}

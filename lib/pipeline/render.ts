@@ -1,0 +1,230 @@
+import { Transform } from 'node:stream';
+import type { Batch, Item, Line, Marker, PipelineContext } from './types.js';
+import type { RunState } from './stage.js';
+import type { Spool } from './spool.js';
+import { formatMarker, HANDLE_PLACEHOLDER } from './marker.js';
+
+/** exec and pipe hold output this long before streaming (README: "the hold-back window"). */
+export const DEFAULT_HOLD_BYTES = 256 << 10;
+export const DEFAULT_HOLD_MS = 500;
+/** A distillation must save at least this many bytes… */
+export const GATE_MIN_SAVED_BYTES = 100;
+/** …and this share of the input, or the raw bytes go out instead. */
+export const GATE_MIN_SAVED_RATIO = 0.1;
+
+/** What the render stage learned, for the door (stats, the hook's reply decision). */
+export interface RenderReport {
+  rawBytes: number;
+  outBytes: number;
+  /** True when the output is not byte-identical to the input. */
+  changed: boolean;
+  /** Why the raw bytes went out, when they did. */
+  verbatim: string | null;
+  streamed: boolean;
+  /** Handle of the whole raw input when it was archived. */
+  rawHandle: string | null;
+  /** Raw offset already accounted for by bytes written (the fail-open resume point). */
+  rawCovered: number;
+}
+
+export function lineBytes(l: Line): string {
+  return (l.raw ?? l.text) + l.eol;
+}
+
+function shown(l: Line): string {
+  return (l.out ?? l.plain ?? l.text) + l.eol;
+}
+
+/**
+ * render and the final gate: Item batches -> bytes.
+ *
+ * While holding, nothing is written; at the end the gate picks the distilled or the raw
+ * bytes (a failing exit, a lost failure line, or too little saved means raw). Past the
+ * hold window it streams: every marker is archived before it is written, and a failing
+ * exit ends with a marker naming the full raw output.
+ */
+export function render(ctx: PipelineContext, run: RunState, spool: Spool, report: RenderReport): Transform {
+  const holdBytes = ctx.holdBytes ?? DEFAULT_HOLD_BYTES;
+  const holdMs = ctx.holdMs ?? DEFAULT_HOLD_MS;
+  let held: Item[] = [];
+  let mode: 'held' | 'streaming' | 'raw' = 'held';
+  let rawEmitted = 0; // raw offset already covered by output (streaming/raw)
+  let lastEnd = 0;
+  let timer: NodeJS.Timeout | null = null;
+  let removedOther = 0; // bytes removed without a marker (colour codes, redraws, blank lines)
+
+  const out = (t: Transform, s: string | Buffer) => {
+    if (!s.length) return;
+    const b = typeof s === 'string' ? Buffer.from(s) : s;
+    report.outBytes += b.length;
+    report.rawCovered = rawEmitted;
+    t.push(b);
+  };
+
+  const archive = (data: Buffer): string | null => {
+    if (!ctx.archive) return null;
+    try {
+      return ctx.archive.put(data);
+    } catch {
+      return null;
+    }
+  };
+
+  /** Render items; markers are archived first and expand to their lines if that fails. */
+  const renderItems = (items: Item[]): string => {
+    let s = '';
+    for (const it of items) {
+      if (it.kind === 'line') {
+        s += shown(it);
+        removedOther += Math.max(0, Buffer.byteLength(lineBytes(it)) - Buffer.byteLength(shown(it)));
+        if (it.end > rawEmitted) rawEmitted = it.end;
+        continue;
+      }
+      const raw = Buffer.from(it.hidden.map(lineBytes).join(''));
+      const handle = archive(raw);
+      const last = it.hidden[it.hidden.length - 1];
+      if (last && last.end > rawEmitted) rawEmitted = last.end;
+      if (!handle) {
+        s += it.hidden.map(lineBytes).join('');
+        continue;
+      }
+      s += formatMarker(it.note, handle) + (last?.eol || '\n');
+    }
+    return s;
+  };
+
+  const switchToRaw = (t: Transform, upTo: number) => {
+    mode = 'raw';
+    const b = spool.slice(rawEmitted, upTo);
+    if (b) out(t, b);
+    rawEmitted = upTo;
+  };
+
+  const startStreaming = (t: Transform) => {
+    if (mode !== 'held') return;
+    if (timer) { clearTimeout(timer); timer = null; }
+    mode = 'streaming';
+    report.streamed = true;
+    run.startStreaming();
+    if (run.passthrough) return switchToRaw(t, lastEnd);
+    const items = held;
+    held = [];
+    out(t, renderItems(items));
+  };
+
+  const t: Transform = new Transform({
+    writableObjectMode: true,
+    transform(batch: Batch, _enc, cb) {
+      try {
+        lastEnd = batch.end;
+        report.rawBytes = batch.end;
+        if (mode === 'raw') { switchToRaw(t, batch.end); return cb(); }
+        if (run.passthrough) {
+          if (mode === 'held') { held = []; rawEmitted = 0; }
+          switchToRaw(t, batch.end);
+          return cb();
+        }
+        if (mode === 'streaming') { out(t, renderItems(batch.items)); return cb(); }
+        for (const it of batch.items) held.push(it);
+        if (batch.end > holdBytes) startStreaming(t);
+        else if (!timer && Number.isFinite(holdMs)) {
+          timer = setTimeout(() => { timer = null; startStreaming(t); }, holdMs);
+          timer.unref?.();
+        }
+        cb();
+      } catch (err) {
+        cb(err as Error);
+      }
+    },
+    flush(cb) {
+      try {
+        if (timer) { clearTimeout(timer); timer = null; }
+        report.rawBytes = Math.max(report.rawBytes, spool.total);
+        const failed = ctx.exitCode !== undefined && ctx.exitCode !== null && ctx.exitCode !== 0;
+        if (mode === 'raw' || run.passthrough) {
+          if (mode === 'held') rawEmitted = 0;
+          switchToRaw(t, spool.total);
+          report.verbatim ??= run.passthrough ?? 'passthrough';
+          return cb();
+        }
+        if (mode === 'streaming') {
+          removedOther += run.droppedBytes;
+          if (removedOther > 0 || failed) {
+            const raw = spool.all();
+            const handle = archive(raw);
+            const capped = spool.truncated ? ` (first ${raw.length} bytes)` : '';
+            if (handle) {
+              report.rawHandle = handle;
+              if (failed) out(t, formatMarker(`exit ${ctx.exitCode}: output was condensed while streaming; full output${capped}`, handle) + '\n');
+            } else if (failed) {
+              out(t, `[omni: exit ${ctx.exitCode}: output was condensed while streaming; the raw output could not be archived]\n`);
+            }
+          }
+          report.changed = true;
+          return cb();
+        }
+        // Held to the end: the final gate.
+        const raw = spool.all();
+        const verdict = gate(ctx, run, held, raw.length, failed);
+        if (verdict) {
+          report.verbatim = verdict;
+          rawEmitted = 0;
+          return switchToRaw(t, spool.total), cb();
+        }
+        removedOther = run.droppedBytes;
+        let text = renderItems(held);
+        if (removedOther > 0) {
+          const handle = archive(raw);
+          if (!handle) {
+            report.verbatim = 'archive-failed';
+            rawEmitted = 0;
+            return switchToRaw(t, spool.total), cb();
+          }
+          report.rawHandle = handle;
+          text += footer(run, removedOther, handle, text);
+        }
+        const outBuf = Buffer.from(text);
+        if (outBuf.length >= raw.length || raw.length - outBuf.length < GATE_MIN_SAVED_BYTES) {
+          report.verbatim = 'too-little-saved';
+          rawEmitted = 0;
+          return switchToRaw(t, spool.total), cb();
+        }
+        report.changed = !outBuf.equals(raw);
+        out(t, outBuf);
+        cb();
+      } catch (err) {
+        cb(err as Error);
+      }
+    },
+  });
+  return t;
+}
+
+function footer(run: RunState, removed: number, handle: string, text: string): string {
+  const what: string[] = [];
+  if (run.redraws) what.push(`${run.redraws} progress redraws`);
+  if (run.droppedLines) what.push(`${run.droppedLines} blank lines`);
+  const note = what.length ? `${what.join(' and ')} removed (${removed} bytes incl. colour codes)` : `${removed} bytes of colour codes removed`;
+  const sep = text.length && !text.endsWith('\n') ? '\n' : '';
+  return sep + formatMarker(`${note}; whole output`, handle) + '\n';
+}
+
+/** Pure: why the distilled form must not go out, or null when it may. */
+export function gate(ctx: PipelineContext, run: RunState, items: Item[], rawBytes: number, failed: boolean): string | null {
+  if (failed) return `exit ${ctx.exitCode}`;
+  let failures = 0;
+  let est = 0;
+  for (const it of items) {
+    if (it.kind === 'line') {
+      if (it.tier === 'failure') failures++;
+      est += (it.out ?? it.plain ?? it.text).length + it.eol.length;
+    } else {
+      for (const h of (it as Marker).hidden) if (h.tier === 'failure') return 'a failure line was hidden';
+      est += formatMarker(it.note, HANDLE_PLACEHOLDER).length + 1;
+    }
+  }
+  if (failures !== run.failureLines) return 'a failure line was lost';
+  const saved = rawBytes - est;
+  if (saved < GATE_MIN_SAVED_BYTES || saved < rawBytes * GATE_MIN_SAVED_RATIO) return 'too-little-saved';
+  return null;
+}

@@ -1,0 +1,45 @@
+import { createPipeline } from './create.js';
+import type { PipelineContext } from './types.js';
+
+export interface DistillResult {
+  output: Buffer;
+  /** False when `output` is byte-identical to the input: a hook then sends no reply. */
+  changed: boolean;
+  rawBytes: number;
+  outBytes: number;
+  distiller: string;
+  /** Why the raw bytes went out, when they did. */
+  verbatim: string | null;
+  rawHandle: string | null;
+}
+
+/** Fixed write size, so a buffered payload is always cut into the same batches (rule 7). */
+const CHUNK = 64 << 10;
+
+/**
+ * The buffered door into the one pipeline (the hook uses it): writes the payload, reads
+ * the result. Never holds on a timer, so the result depends only on input and store.
+ */
+export async function distillBuffer(ctx: PipelineContext, input: Buffer): Promise<DistillResult> {
+  const p = createPipeline({ ...ctx, holdMs: Infinity, holdBytes: Infinity });
+  const chunks: Buffer[] = [];
+  const done = new Promise<void>((resolve, reject) => {
+    p.on('data', (b: Buffer) => chunks.push(b));
+    p.on('end', resolve);
+    p.on('error', reject);
+  });
+  for (let i = 0; i < input.length; i += CHUNK) p.write(input.subarray(i, i + CHUNK));
+  p.end();
+  await done;
+  const output = Buffer.concat(chunks);
+  const changed = !output.equals(input);
+  return {
+    output,
+    changed,
+    rawBytes: input.length,
+    outBytes: output.length,
+    distiller: p.report.distiller,
+    verbatim: p.report.verbatim,
+    rawHandle: p.report.rawHandle,
+  };
+}
