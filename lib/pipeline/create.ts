@@ -7,7 +7,7 @@ import { guard } from './guard.js';
 import { classify } from './classify.js';
 import { distill } from './distill.js';
 import { collapse } from './collapse.js';
-import { render, type RenderReport } from './render.js';
+import { render, DEFAULT_HOLD_MS, type RenderReport } from './render.js';
 
 export interface Pipeline extends Duplex {
   /** Filled in as the run goes; complete after 'end'. */
@@ -39,9 +39,19 @@ export function createPipeline(ctx: PipelineContext): Pipeline {
 
   let failed = false;
   let emittedRaw = 0;
+  // The hold window runs from the first raw byte, not from the first line to reach render:
+  // look-ahead stages (guard) may be holding lines of a slow producer.
+  const holdMs = ctx.holdMs ?? DEFAULT_HOLD_MS;
+  let timer: NodeJS.Timeout | null = null;
+  const startTimer = () => {
+    if (timer || !Number.isFinite(holdMs)) return;
+    timer = setTimeout(() => run.startStreaming(), holdMs);
+    timer.unref();
+  };
   const duplex = new Duplex({
     write(chunk: Buffer, _enc, cb) {
       spool.push(chunk);
+      startTimer();
       if (failed) { duplex.push(chunk); emittedRaw += chunk.length; return cb(); }
       if (!head.write(chunk)) head.once('drain', cb);
       else cb();
@@ -62,6 +72,7 @@ export function createPipeline(ctx: PipelineContext): Pipeline {
     if (!duplex.push(b)) tail.pause();
   });
   tail.on('end', () => {
+    if (timer) clearTimeout(timer);
     if (failed) return;
     report.distiller = run.distiller;
     report.passthrough = run.passthrough;

@@ -45,12 +45,10 @@ function shown(l: Line): string {
  */
 export function render(ctx: PipelineContext, run: RunState, spool: Spool, report: RenderReport): Transform {
   const holdBytes = ctx.holdBytes ?? DEFAULT_HOLD_BYTES;
-  const holdMs = ctx.holdMs ?? DEFAULT_HOLD_MS;
   let held: Item[] = [];
   let mode: 'held' | 'streaming' | 'raw' = 'held';
   let rawEmitted = 0; // raw offset already covered by output (streaming/raw)
   let lastEnd = 0;
-  let timer: NodeJS.Timeout | null = null;
   let removedOther = 0; // bytes removed without a marker (colour codes, redraws, blank lines)
 
   const out = (t: Transform, s: string | Buffer) => {
@@ -102,7 +100,6 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
 
   const startStreaming = (t: Transform) => {
     if (mode !== 'held') return;
-    if (timer) { clearTimeout(timer); timer = null; }
     mode = 'streaming';
     report.streamed = true;
     run.startStreaming();
@@ -127,10 +124,6 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
         if (mode === 'streaming') { out(t, renderItems(batch.items)); return cb(); }
         for (const it of batch.items) held.push(it);
         if (batch.end > holdBytes) startStreaming(t);
-        else if (!timer && Number.isFinite(holdMs)) {
-          timer = setTimeout(() => { timer = null; startStreaming(t); }, holdMs);
-          timer.unref?.();
-        }
         cb();
       } catch (err) {
         cb(err as Error);
@@ -138,7 +131,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
     },
     flush(cb) {
       try {
-        if (timer) { clearTimeout(timer); timer = null; }
+        ended = true;
         report.rawBytes = Math.max(report.rawBytes, spool.total);
         const failed = ctx.exitCode !== undefined && ctx.exitCode !== null && ctx.exitCode !== 0;
         if (mode === 'raw' || run.passthrough) {
@@ -197,6 +190,9 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
       }
     },
   });
+  // The hold timer (started by createPipeline at the first raw byte) ends holding.
+  let ended = false;
+  run.onStreaming(() => { if (!ended) startStreaming(t); });
   return t;
 }
 

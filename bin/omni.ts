@@ -1,0 +1,19 @@
+#!/usr/bin/env node
+// The thin door: argv in, exit code out. Everything else lives in lib/.
+import { main } from '../lib/cli/main.js';
+
+// This process makes no TLS calls; a CA bundle from the environment only slows start-up.
+delete process.env.NODE_EXTRA_CA_CERTS;
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    // Let stdout drain before leaving (a pipe to a slow reader), then exit with the code.
+    if (process.stdout.writableLength === 0) process.exit(code);
+    process.stdout.once('drain', () => process.exit(code));
+    process.stdout.once('error', () => process.exit(code));
+  },
+  (err) => {
+    process.stderr.write(`omni: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,100 @@
+/**
+ * argv -> a door or a subcommand. Each subcommand module is imported only when used, so
+ * the hook's start-up never parses zod or opens SQLite unless it must.
+ */
+export interface Io {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+type SubRun = (argv: string[], io: Io) => Promise<number>;
+
+const HOOK_FLAGS = new Set(['--post-hook', '--post-hook-failure', '--pre-hook', '--session-start', '--session-end', '--pre-compact', '--hook']);
+
+const SUBCOMMANDS: Record<string, () => Promise<{ run: SubRun }>> = {
+  init: () => import('./init.js'),
+  doctor: () => import('./doctor.js'),
+  retrieve: () => import('./retrieve.js'),
+  stats: () => import('./stats.js'),
+  diff: () => import('./diff.js'),
+  remember: () => import('./remember.js'),
+  goal: () => import('./goal.js'),
+  session: () => import('./session.js'),
+};
+
+export const USAGE = `omni — distils shell output for AI coding agents; every removed byte stays retrievable.
+
+  omni exec <cmd> [args…]      run a program (or one quoted command line via sh -c), distilled
+  some-cmd 2>&1 | omni pipe [--command "<cmd>"]
+                               distil a stream from stdin
+  omni retrieve <handle>       print the exact bytes a marker stands for
+  omni stats [--since 7d] [--json]
+  omni diff                    the last distillation, raw against delivered
+  omni init [--project] [--uninstall]
+  omni doctor [--json]
+  omni remember "<fact>" | --list | --forget <id>
+  omni goal "<text>" | --clear
+  omni session [--csv]
+  omni --post-hook | --post-hook-failure | --pre-hook | --session-start | --session-end | --pre-compact | --hook
+                               host hook entry points (read one JSON payload on stdin)
+`;
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream as AsyncIterable<Buffer>) chunks.push(typeof c === 'string' ? Buffer.from(c) : c);
+  return Buffer.concat(chunks);
+}
+
+/** Returns the exit code. Never throws for a hook flag. */
+export async function main(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+  const cmd = argv[0];
+  if (cmd && HOOK_FLAGS.has(cmd)) {
+    // A hook always exits 0 and prints one JSON object or nothing (host-contract 1.4).
+    try {
+      const stdin = await readAll(process.stdin);
+      const { runHook } = await import('../doors/hook.js');
+      const out = await runHook(cmd.slice(2), stdin, process.env);
+      if (out) io.stdout.write(out);
+    } catch (err) {
+      try { (await import('../doors/diagnostics.js')).logDiagnostic('hook', err); } catch { /* fail open */ }
+    }
+    return 0;
+  }
+  if (cmd === 'exec') {
+    const args = argv.slice(1);
+    if (args[0] === '--') args.shift();
+    if (!args.length) { io.stderr.write('omni exec: missing command\n'); return 2; }
+    const { runExec } = await import('../doors/exec.js');
+    return runExec({
+      argv: args,
+      stdout: io.stdout,
+      sessionId: process.env.OMNI_SESSION_ID || undefined,
+      agentId: process.env.OMNI_AGENT_ID || undefined,
+      host: process.env.OMNI_HOST || undefined,
+    });
+  }
+  if (cmd === 'pipe') {
+    let command: string | undefined;
+    for (let i = 1; i < argv.length; i++) {
+      if (argv[i] === '--command' || argv[i] === '-c') command = argv[++i];
+      else if (argv[i].startsWith('--command=')) command = argv[i].slice('--command='.length);
+    }
+    const { runPipe } = await import('../doors/pipe.js');
+    return runPipe({ command, stdout: io.stdout });
+  }
+  if (!cmd || cmd === 'help' || cmd === '--help' || cmd === '-h') {
+    io.stdout.write(USAGE);
+    return cmd ? 0 : 2;
+  }
+  if (cmd === '--version' || cmd === 'version') {
+    io.stdout.write(`omni ${process.env.OMNI_VERSION ?? 'dev'}\n`);
+    return 0;
+  }
+  const load = SUBCOMMANDS[cmd];
+  if (!load) {
+    io.stderr.write(`omni: unknown command '${cmd}'\n\n${USAGE}`);
+    return 2;
+  }
+  const mod = await load();
+  return mod.run(argv.slice(1), io);
+}

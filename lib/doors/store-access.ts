@@ -1,0 +1,48 @@
+import type { Archive } from '../pipeline/types.js';
+import type { Store } from '../store/open.js';
+import { openStore } from '../store/open.js';
+import { putBlob } from '../store/archive.js';
+import { logDiagnostic } from './diagnostics.js';
+
+/**
+ * The store, opened on first use: a run that removes nothing never pays the ~24 ms that
+ * opening SQLite costs. A store that cannot open is reported once to the log and then
+ * treated as absent, so nothing is archived and every marker expands to its raw lines.
+ */
+export class LazyStore {
+  private store: Store | null = null;
+  private failed = false;
+  constructor(private readonly home?: string) {}
+
+  get(): Store | null {
+    if (this.store || this.failed) return this.store;
+    try {
+      this.store = openStore(this.home ? { home: this.home } : {});
+    } catch (err) {
+      this.failed = true;
+      logDiagnostic('store', err);
+    }
+    return this.store;
+  }
+
+  /** An Archive over this store: null (nothing archived) when the write fails. */
+  archive(kind: 'fold' | 'raw' = 'fold'): Archive {
+    return {
+      put: (data: Buffer) => {
+        const s = this.get();
+        if (!s) return null;
+        try {
+          return putBlob(s, data, { kind });
+        } catch (err) {
+          logDiagnostic('archive', err);
+          return null;
+        }
+      },
+    };
+  }
+
+  close(): void {
+    try { this.store?.close(); } catch { /* closing is best effort */ }
+    this.store = null;
+  }
+}
