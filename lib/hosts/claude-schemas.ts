@@ -1,0 +1,131 @@
+/**
+ * Zod schemas for Claude Code hook payloads and replies: one per event and per tool.
+ *
+ * Source of truth for the shapes. Unknown keys are tolerated (`looseObject`), optional fields
+ * come and go between versions. NOT imported on the hook hot path (zod costs ~100 ms per
+ * process start): the hand-written guards in ./claude.ts are tested against these.
+ */
+import { z } from 'zod';
+
+const str = z.string();
+const optStr = z.string().optional();
+
+export const BasePayload = z.looseObject({
+  session_id: str,
+  hook_event_name: str,
+  transcript_path: optStr,
+  cwd: optStr,
+  prompt_id: optStr,
+  permission_mode: optStr,
+  agent_id: optStr,
+  agent_type: optStr,
+  effort: z.looseObject({ level: optStr }).optional(),
+});
+
+export const BashInput = z.looseObject({
+  command: str,
+  description: optStr,
+  timeout: z.number().optional(),
+  run_in_background: z.boolean().optional(),
+});
+
+export const ReadInput = z.looseObject({
+  file_path: str,
+  offset: z.number().optional(),
+  limit: z.number().optional(),
+});
+
+/** `BashOutput` in the CLI's sdk-tools.d.ts (required triple + the optional keys omni reads). */
+export const BashOutput = z.looseObject({
+  stdout: str,
+  stderr: str,
+  interrupted: z.boolean(),
+  isImage: z.boolean().optional(),
+  noOutputExpected: z.boolean().optional(),
+  persistedOutputPath: optStr,
+  persistedOutputSize: z.number().optional(),
+  backgroundTaskId: optStr,
+  returnCodeInterpretation: optStr,
+});
+
+export const ReadTextOutput = z.looseObject({
+  type: z.literal('text'),
+  file: z.looseObject({
+    filePath: str,
+    content: str,
+    numLines: z.number(),
+    startLine: z.number().int(),
+    totalLines: z.number(),
+    truncatedByTokenCap: z.boolean().optional(),
+  }),
+});
+
+/** Read's other result kinds: omni leaves them alone. */
+export const ReadOtherOutput = z.looseObject({
+  type: z.enum(['image', 'notebook', 'pdf', 'parts', 'file_unchanged']),
+});
+export const ReadOutput = z.union([ReadTextOutput, ReadOtherOutput]);
+
+const toolEvent = <E extends string>(event: E) =>
+  BasePayload.extend({
+    hook_event_name: z.literal(event),
+    tool_name: str,
+    tool_input: z.looseObject({}),
+    tool_use_id: optStr,
+  });
+
+export const PreToolUse = toolEvent('PreToolUse');
+export const PreToolUseBash = PreToolUse.extend({ tool_name: z.literal('Bash'), tool_input: BashInput });
+export const PreToolUseRead = PreToolUse.extend({ tool_name: z.literal('Read'), tool_input: ReadInput });
+
+export const PostToolUse = toolEvent('PostToolUse').extend({ tool_response: z.unknown(), duration_ms: z.number().optional() });
+export const PostToolUseBash = PostToolUse.extend({ tool_name: z.literal('Bash'), tool_input: BashInput, tool_response: BashOutput });
+export const PostToolUseRead = PostToolUse.extend({ tool_name: z.literal('Read'), tool_input: ReadInput, tool_response: ReadOutput });
+export const PostToolUseReadText = PostToolUseRead.extend({ tool_response: ReadTextOutput });
+
+export const PostToolUseFailure = toolEvent('PostToolUseFailure').extend({
+  error: str,
+  is_interrupt: z.boolean().optional(),
+  duration_ms: z.number().optional(),
+});
+export const PostToolUseFailureBash = PostToolUseFailure.extend({ tool_name: z.literal('Bash'), tool_input: BashInput });
+
+export const SessionStart = BasePayload.extend({ hook_event_name: z.literal('SessionStart'), source: str, model: optStr });
+export const SessionEnd = BasePayload.extend({ hook_event_name: z.literal('SessionEnd'), reason: str });
+export const PreCompact = BasePayload.extend({
+  hook_event_name: z.literal('PreCompact'),
+  trigger: str,
+  custom_instructions: z.string().nullable().optional(),
+});
+
+export const EVENT_SCHEMAS = {
+  PreToolUse,
+  PostToolUse,
+  PostToolUseFailure,
+  SessionStart,
+  SessionEnd,
+  PreCompact,
+} as const;
+
+// --- replies -------------------------------------------------------------------------------
+
+export const PostToolUseBashReply = z.strictObject({
+  hookSpecificOutput: z.strictObject({ hookEventName: z.literal('PostToolUse'), updatedToolOutput: BashOutput }),
+});
+export const PostToolUseReadReply = z.strictObject({
+  hookSpecificOutput: z.strictObject({ hookEventName: z.literal('PostToolUse'), updatedToolOutput: ReadTextOutput }),
+});
+export const PreToolUseReply = z.strictObject({
+  hookSpecificOutput: z.strictObject({
+    hookEventName: z.literal('PreToolUse'),
+    updatedInput: BashInput,
+    permissionDecision: z.enum(['allow', 'deny', 'ask', 'defer']).optional(),
+    permissionDecisionReason: optStr,
+  }),
+});
+export const AdditionalContextReply = z.strictObject({
+  hookSpecificOutput: z.strictObject({
+    hookEventName: z.enum(['PostToolUseFailure', 'SessionStart']),
+    additionalContext: str,
+  }),
+});
