@@ -1,0 +1,86 @@
+import t from 'tap';
+import { spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { OMNI, omni, tempHome } from '../helpers/omni.js';
+
+const dir = tempHome();
+const script = join(dir, 'noisy.sh');
+writeFileSync(script, [
+  'i=0; while [ $i -lt 400 ]; do echo "Downloading package-$((i%7)) $i%"; i=$((i+1)); done',
+  'echo "warning: something odd" >&2',
+  'echo "final line"',
+  'exit ${1:-0}',
+].join('\n'));
+const raw = (code: number) => spawnSync('sh', ['-c', `sh ${script} ${code} 2>&1`]).stdout;
+
+t.test('a failing noisy command comes back byte for byte with its exit code', async (t) => {
+  for (const code of [1, 3, 42]) {
+    const r = omni(['exec', 'sh', script, String(code)]);
+    t.equal(r.status, code, `exit ${code} propagated`);
+    t.ok(r.stdout.equals(raw(code)), `exit ${code}: same bytes as the command printed`);
+  }
+});
+
+t.test('the same command exiting 0 comes back distilled with its last line', async (t) => {
+  const r = omni(['exec', `sh ${script} 0`]);
+  t.equal(r.status, 0);
+  const out = r.stdout.toString();
+  t.ok(r.stdout.length < raw(0).length / 4, `${r.stdout.length} bytes < a quarter of ${raw(0).length}`);
+  t.ok(out.includes('warning: something odd\nfinal line\n'), 'stderr merged in order, last line kept');
+  t.match(out, /omni retrieve [0-9a-f]{16}/);
+});
+
+t.test('a signal death maps to 128+N', async (t) => {
+  const r = omni(['exec', 'sh', '-c', 'kill -TERM $$']);
+  t.equal(r.status, 143);
+});
+
+t.test('OMNI_PASSTHROUGH=1 skips distillation', async (t) => {
+  const r = omni(['exec', `sh ${script} 0`], { env: { OMNI_PASSTHROUGH: '1' } });
+  t.ok(r.stdout.equals(raw(0)));
+  const r2 = omni(['exec', `OMNI_PASSTHROUGH=1 sh ${script} 0`]);
+  t.ok(r2.stdout.equals(raw(0)), 'typed in front of the command too');
+});
+
+t.test('stdin reaches the child', async (t) => {
+  const r = omni(['exec', 'cat'], { input: 'hello from stdin\n' });
+  t.equal(r.stdout.toString(), 'hello from stdin\n');
+});
+
+t.test('a long-running command shows its first line before it ends', async (t) => {
+  const started = Date.now();
+  const child = spawn(process.execPath, [OMNI, 'exec', 'echo first; sleep 3; echo last'], { env: { ...process.env, OMNI_HOME: tempHome() } });
+  const firstAt = await new Promise<number>((resolve) => {
+    child.stdout.once('data', () => resolve(Date.now() - started));
+  });
+  await new Promise((r) => child.on('close', r));
+  t.ok(firstAt < 2500, `first line after ${firstAt} ms, before the command's 3 s sleep ended`);
+});
+
+t.test('omni pipe shrinks printf noise and keeps the last line', async (t) => {
+  const r = omni(['pipe'], { input: raw(0) });
+  t.equal(r.status, 0);
+  t.ok(r.stdout.length < raw(0).length / 4);
+  t.ok(r.stdout.toString().includes('final line\n'));
+});
+
+t.test('omni pipe passes JSON, CSV, binary and CRLF text through unchanged', async (t) => {
+  const inputs = [
+    Buffer.from(JSON.stringify(Array.from({ length: 500 }, (_, i) => ({ i, s: 'Downloading' }))), 'utf8'),
+    Buffer.from('a,b,c\n' + Array.from({ length: 500 }, (_, i) => `${i},Downloading,x`).join('\n') + '\n'),
+    Buffer.from(Array.from({ length: 4000 }, (_, i) => (i * 7) % 256)),
+    Buffer.from(Array.from({ length: 300 }, (_, i) => `line ${i}`).join('\r\n') + '\r\n'),
+  ];
+  for (const input of inputs) {
+    const r = omni(['pipe'], { input });
+    t.ok(r.stdout.equals(input), `${input.length} bytes identical`);
+  }
+});
+
+t.test('omni pipe exits quietly when its reader goes away', async (t) => {
+  const r = spawnSync('sh', ['-c', `seq 1 2000000 | ${process.execPath} ${OMNI} pipe | head -1`], { env: { ...process.env, OMNI_HOME: tempHome() } });
+  t.equal(r.stdout.toString(), '1\n');
+  t.equal(r.stderr.toString(), '', 'no EPIPE noise');
+  t.equal(r.status, 0);
+});
