@@ -1,0 +1,24 @@
+// `npm run bench [-- name…]`: builds each TypeScript bench into bench/out/ with esbuild
+// (the same toolchain as the product bundle) and runs it. Names: savings, throughput,
+// latency, startup, hook, rss. Default: all of them.
+import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+
+const all = ['savings', 'startup', 'hook', 'throughput', 'latency', 'rss'];
+const names = process.argv.slice(2).length ? process.argv.slice(2) : all;
+mkdirSync('bench/out', { recursive: true });
+spawnSync('node', ['scripts/build.mjs'], { stdio: 'inherit' });
+for (const name of names) {
+  const src = `bench/${name}.ts`;
+  if (!existsSync(src)) { console.log(`(no bench/${name}.ts)`); continue; }
+  const out = `bench/out/${name}.mjs`;
+  await build({
+    entryPoints: [src], outfile: out, bundle: true, platform: 'node', format: 'esm', target: 'node20',
+    external: ['better-sqlite3'], logLevel: 'error',
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  });
+  console.log(`\n## ${name}\n`);
+  const r = spawnSync('node', [out], { stdio: 'inherit' });
+  if (r.status !== 0) console.log(`(bench ${name} exited ${r.status})`);
+}

@@ -1,0 +1,39 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from './omni.js';
+
+export interface CorpusCase {
+  name: string;
+  dir: string;
+  cmd: string;
+  output: Buffer;
+  exitCode: number;
+  kind: string;
+  family: string;
+  mustKeep: string[];
+}
+
+const read = (dir: string, f: string) => (existsSync(join(dir, f)) ? readFileSync(join(dir, f), 'utf8') : '');
+
+/** Every case under corpus/cases, in name order. */
+export function loadCorpus(root = join(ROOT, 'corpus', 'cases')): CorpusCase[] {
+  if (!existsSync(root)) return [];
+  return readdirSync(root)
+    .filter((n) => existsSync(join(root, n, 'output.txt')))
+    .sort()
+    .map((name) => {
+      const dir = join(root, name);
+      return {
+        name,
+        dir,
+        cmd: read(dir, 'cmd.txt').trim(),
+        output: readFileSync(join(dir, 'output.txt')),
+        exitCode: Number(read(dir, 'exit_code.txt').trim() || '0'),
+        kind: read(dir, 'kind.txt').trim() || 'generic',
+        family: read(dir, 'family.txt').trim() || read(dir, 'kind.txt').trim() || 'generic',
+        mustKeep: read(dir, 'must_keep.txt').split('\n').map((s) => s.replace(/\r$/, '').trimEnd()).filter((s) => s.length > 0),
+      };
+    });
+}
+
+export const STRUCTURED_KINDS = new Set(['structured', 'binary']);
