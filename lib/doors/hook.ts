@@ -143,6 +143,66 @@ function ctxFor(p: BasePayload, command: string, tool: string): PipelineContext 
 }
 
 // ---------------------------------------------------------------------------------------------
+// The one pipeline, with the store's archive (removed bytes stay retrievable) and the ledger
+// (lines this reader was already shown fold). A store that cannot open means: nothing is
+// archived, so nothing is removed, and no ledger; the hook still answers (fail open).
+
+interface Distilled {
+  output: string;
+  changed: boolean;
+}
+
+async function distil(ctx: PipelineContext, text: string, env: NodeJS.ProcessEnv): Promise<Distilled> {
+  const [{ distillBuffer }, { LazyStore }] = await Promise.all([import('../pipeline/run.js'), import('./store-access.js')]);
+  const store = new LazyStore(env.OMNI_HOME || undefined);
+  try {
+    ctx.archive = store.archive();
+    let stage: { delivered(): Buffer; consumed(): string[] } | null = null;
+    const scope = ctx.sessionId && ctx.cwd ? { sessionId: ctx.sessionId, agentId: ctx.agentId, cwd: ctx.cwd } : null;
+    if (scope && env.OMNI_LEDGER !== '0') {
+      try {
+        const s = store.get();
+        if (s) {
+          const [{ loadShown }, { createLedgerStage }] = await Promise.all([import('../store/ledger.js'), import('../pipeline/ledger.js')]);
+          const shown = loadShown(s, scope);
+          ctx.ledger = () => {
+            const st = createLedgerStage(ctx, shown);
+            stage = st;
+            return st;
+          };
+        }
+      } catch (err) {
+        hookLog(env, `ledger unavailable: ${(err as Error).message}`);
+      }
+    }
+    let res = await distillBuffer(ctx, Buffer.from(text, 'utf8'));
+    if (stage && res.verbatim?.startsWith('internal error')) {
+      // A broken ledger must not cost the distillation: log it, run once more without it.
+      hookLog(env, `ledger stage failed (${res.verbatim}); distilled without the ledger`);
+      stage = null;
+      ctx.ledger = undefined;
+      res = await distillBuffer(ctx, Buffer.from(text, 'utf8'));
+    }
+    if (env.OMNI_HOOK_TRACE) hookLog(env, `distil ${ctx.tool} ${res.rawBytes} B -> ${res.outBytes} B (${res.distiller}${res.verbatim ? `, verbatim: ${res.verbatim}` : ''}${stage ? ', ledger' : ''})`);
+    const st = stage as { delivered(): Buffer; consumed(): string[] } | null;
+    if (st && scope) {
+      try {
+        const s = store.get();
+        if (s) {
+          const { recordDelivered } = await import('../store/ledger.js');
+          recordDelivered(s, { ...scope, hashes: st.delivered(), consumed: st.consumed() });
+        }
+      } catch (err) {
+        hookLog(env, `ledger record failed: ${(err as Error).message}`);
+      }
+    }
+    return { output: res.output.toString('utf8'), changed: res.changed };
+  } finally {
+    store.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // PostToolUse
 
 async function postToolUse(p: PostToolUsePayload, env: NodeJS.ProcessEnv): Promise<string> {
@@ -175,10 +235,9 @@ async function postBash(p: PostToolUsePayload, env: NodeJS.ProcessEnv): Promise<
   if (persisted && text.endsWith('\n')) text = text.slice(0, -1);
   if (text === '') return '';
 
-  const { distillBuffer } = await import('../pipeline/run.js');
-  const res = await distillBuffer(ctxFor(p, command, 'Bash'), Buffer.from(text, 'utf8'));
+  const res = await distil(ctxFor(p, command, 'Bash'), text, env);
   if (!res.changed) return '';
-  let out = res.output.toString('utf8');
+  let out = res.output;
   if (out.endsWith('\n') && !text.endsWith('\n')) out = out.slice(0, -1);
   if (!persisted && out === r.stdout && r.stderr === '') return '';
   // Persisted output (measured with the real CLI 2.1.332, docs/claude-code-findings.md):
@@ -197,10 +256,9 @@ async function postRead(p: PostToolUsePayload, env: NodeJS.ProcessEnv): Promise<
   if (!isReadTextResponse(r)) return '';
   const content = r.file.content;
   if (content === '') return '';
-  const { distillBuffer } = await import('../pipeline/run.js');
-  const res = await distillBuffer(ctxFor(p, `Read ${r.file.filePath}`, 'Read'), Buffer.from(content, 'utf8'));
+  const res = await distil(ctxFor(p, `Read ${r.file.filePath}`, 'Read'), content, env);
   if (!res.changed) return '';
-  let out = res.output.toString('utf8');
+  let out = res.output;
   if (out.endsWith('\n') && !content.endsWith('\n')) out = out.slice(0, -1);
   // Only a fold at the head keeps the host's line numbers right; anything else is refused.
   const fold = headFold(content, out, r.file.startLine);
@@ -246,6 +304,7 @@ async function sessionStart(p: BasePayload & { source: string }, env: NodeJS.Pro
   // sessionStartContext(store, {sessionId, agentId, cwd, source}) and, when non-empty, return
   // additionalContextReply('SessionStart', text). On 'compact' and 'clear' also reset the
   // ledger's "already shown" bookkeeping (forgetSession).
+  if (p.source === 'compact' || p.source === 'clear') await forget(env, p.session_id);
   const text = await withStore(env, 'sessionStart', { sessionId: p.session_id, agentId: agentIdOf(p), cwd: p.cwd, source: p.source });
   if (typeof text === 'string' && text !== '') {
     const { additionalContextReply } = await import('../hosts/claude.js');
@@ -264,8 +323,26 @@ async function sessionEnd(p: BasePayload & { reason: string }, env: NodeJS.Proce
 async function preCompact(p: BasePayload & { trigger: string }, env: NodeJS.ProcessEnv): Promise<string> {
   // PreCompact cannot talk to the model. STORE INTEGRATION POINT: mark the session so the
   // SessionStart(compact) that follows re-injects context.
+  // After compaction the agent no longer holds what it was shown: reset the ledger.
+  await forget(env, p.session_id);
   await withStore(env, 'preCompact', { sessionId: p.session_id, agentId: agentIdOf(p), trigger: p.trigger });
   return '';
+}
+
+/** Reset the ledger's "already shown" bookkeeping for a session. Never throws. */
+async function forget(env: NodeJS.ProcessEnv, sessionId: string): Promise<void> {
+  try {
+    const [{ LazyStore }, { forgetSession }] = await Promise.all([import('./store-access.js'), import('../store/ledger.js')]);
+    const store = new LazyStore(env.OMNI_HOME || undefined);
+    try {
+      const s = store.get();
+      if (s) forgetSession(s, sessionId);
+    } finally {
+      store.close();
+    }
+  } catch (err) {
+    hookLog(env, `forgetSession: ${(err as Error).message}`);
+  }
 }
 
 /**

@@ -98,8 +98,8 @@ function globToRegex(pattern: string, generous: boolean): RegExp {
   let tail = '';
   if (p.endsWith(' *')) {
     p = p.slice(0, -2);
-    // `Bash(ls *)`: `ls -la` yes, `lsof` no; bare `ls` only when matching generously.
-    tail = generous ? '(?:\\s[\\s\\S]*)?' : '\\s[\\s\\S]*';
+    // `Bash(ls *)`: `ls -la` and bare `ls` yes (checked with the real CLI), `lsof` no.
+    tail = '(?:\\s[\\s\\S]*)?';
   }
   for (const ch of p) body += ch === '*' ? '[\\s\\S]*' : ch.replace(/[\\^$.+?()[\]{}|]/g, '\\$&');
   return new RegExp(`^${body}${tail}$`);

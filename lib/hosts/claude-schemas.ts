@@ -15,11 +15,10 @@ export const BasePayload = z.looseObject({
   hook_event_name: str,
   transcript_path: optStr,
   cwd: optStr,
-  prompt_id: optStr,
   permission_mode: optStr,
   agent_id: optStr,
   agent_type: optStr,
-  effort: z.looseObject({ level: optStr }).optional(),
+  // prompt_id, effort, model, …: present on some events only; omni does not read them.
 });
 
 export const BashInput = z.looseObject({
@@ -78,7 +77,7 @@ export const PreToolUse = toolEvent('PreToolUse');
 export const PreToolUseBash = PreToolUse.extend({ tool_name: z.literal('Bash'), tool_input: BashInput });
 export const PreToolUseRead = PreToolUse.extend({ tool_name: z.literal('Read'), tool_input: ReadInput });
 
-export const PostToolUse = toolEvent('PostToolUse').extend({ tool_response: z.unknown(), duration_ms: z.number().optional() });
+export const PostToolUse = toolEvent('PostToolUse').extend({ tool_response: z.unknown() });
 export const PostToolUseBash = PostToolUse.extend({ tool_name: z.literal('Bash'), tool_input: BashInput, tool_response: BashOutput });
 export const PostToolUseRead = PostToolUse.extend({ tool_name: z.literal('Read'), tool_input: ReadInput, tool_response: ReadOutput });
 export const PostToolUseReadText = PostToolUseRead.extend({ tool_response: ReadTextOutput });
@@ -86,11 +85,10 @@ export const PostToolUseReadText = PostToolUseRead.extend({ tool_response: ReadT
 export const PostToolUseFailure = toolEvent('PostToolUseFailure').extend({
   error: str,
   is_interrupt: z.boolean().optional(),
-  duration_ms: z.number().optional(),
 });
 export const PostToolUseFailureBash = PostToolUseFailure.extend({ tool_name: z.literal('Bash'), tool_input: BashInput });
 
-export const SessionStart = BasePayload.extend({ hook_event_name: z.literal('SessionStart'), source: str, model: optStr });
+export const SessionStart = BasePayload.extend({ hook_event_name: z.literal('SessionStart'), source: str });
 export const SessionEnd = BasePayload.extend({ hook_event_name: z.literal('SessionEnd'), reason: str });
 export const PreCompact = BasePayload.extend({
   hook_event_name: z.literal('PreCompact'),

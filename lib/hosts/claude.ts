@@ -201,9 +201,9 @@ export function isReadTextResponse(v: unknown): v is ReadTextResponse {
   return (
     typeof f.filePath === 'string' &&
     typeof f.content === 'string' &&
-    typeof f.numLines === 'number' &&
+    Number.isFinite(f.numLines) &&
     Number.isInteger(f.startLine) &&
-    typeof f.totalLines === 'number' &&
+    Number.isFinite(f.totalLines) &&
     optBool(f, 'truncatedByTokenCap')
   );
 }

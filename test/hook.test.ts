@@ -1,0 +1,200 @@
+import t from 'tap';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runHook } from '../lib/doors/hook.js';
+import { decidePreHook } from '../lib/doors/prehook-policy.js';
+import { PostToolUseBashReply, PostToolUseReadReply, PreToolUseReply } from '../lib/hosts/claude-schemas.js';
+
+const SAMPLES = join(import.meta.dirname ?? '.', '..', '..', 'shared', 'samples', 'claude-code');
+const sample = (name: string) => JSON.parse(readFileSync(join(SAMPLES, name), 'utf8'));
+
+const dir = mkdtempSync(join(tmpdir(), 'omni-hook-test-'));
+const home = join(dir, 'home');
+mkdirSync(home, { recursive: true });
+const env: NodeJS.ProcessEnv = { HOME: home, OMNI_HOME: join(dir, 'omni'), PATH: process.env.PATH, OMNI_BIN: '/opt/omni/dist/omni.cjs' };
+
+const run = (name: string, payload: unknown, e: NodeJS.ProcessEnv = env) =>
+  runHook(name, Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload)), e);
+
+/** Output the pipeline is sure to fold: hundreds of identical progress lines, one final verdict. */
+export function noisyOutput(): string {
+  const lines: string[] = [];
+  for (let i = 1; i <= 600; i++) lines.push(`Downloading https://registry.example.org/package-${i % 3}.tgz 50%`);
+  lines.push('added 600 packages in 3s');
+  return lines.join('\n');
+}
+
+function bashPayload(command: string, stdout: string, extra: Record<string, unknown> = {}) {
+  const p = sample('PostToolUse.Bash.seq-1-300.json');
+  p.tool_input.command = command;
+  p.tool_response.stdout = stdout;
+  Object.assign(p.tool_response, extra);
+  return p;
+}
+
+t.test('the hook fails open: malformed, empty, binary or mistyped stdin gives no reply', async (t) => {
+  for (const bad of ['', '{', 'null', '[]', '"x"', '\u0000\u0001\u00ff', '{"hook_event_name":"PostToolUse"}', JSON.stringify({ ...bashPayload('x', 'y'), tool_response: { stdout: 1 } })]) {
+    t.equal(await run('post-hook', bad), '', JSON.stringify(bad).slice(0, 40));
+  }
+  t.equal(await runHook('post-hook', Buffer.from([0xff, 0xfe, 0x00, 0x7b]), env), '');
+  t.equal(await run('no-such-hook', bashPayload('x', noisyOutput())), '', 'unknown entry point');
+  t.equal(await run('hook', { ...bashPayload('x', noisyOutput()), hook_event_name: 'Stop' }), '', 'unknown event');
+});
+
+t.test('an entry point given another event\'s payload stays silent', async (t) => {
+  t.equal(await run('pre-hook', bashPayload('x', noisyOutput())), '');
+});
+
+t.test('a Bash result with nothing to gain gets no reply at all', async (t) => {
+  t.equal(await run('post-hook', sample('PostToolUse.Bash.stderr-40-lines.json')), '');
+  t.equal(await run('post-hook', bashPayload('echo hi', 'hi')), '');
+  t.equal(await run('post-hook', bashPayload('true', '')), '');
+});
+
+t.test('a noisy successful Bash result is replaced: smaller, last line kept, Bash\'s own shape', async (t) => {
+  const raw = noisyOutput();
+  const out = await run('post-hook', bashPayload('npm install', raw));
+  t.not(out, '', 'there is a reply');
+  const reply = JSON.parse(out);
+  t.ok(PostToolUseBashReply.safeParse(reply).success, 'matches the host schema');
+  const u = reply.hookSpecificOutput.updatedToolOutput;
+  t.ok(u.stdout.length < raw.length, `${raw.length} B -> ${u.stdout.length} B`);
+  t.ok(u.stdout.endsWith('added 600 packages in 3s'), 'last line kept');
+  t.equal(u.stderr, '');
+  t.equal(u.isImage, false, 'other keys kept');
+  t.equal(u.noOutputExpected, false);
+  const viaHook = await run('hook', bashPayload('npm install', raw));
+  t.equal(viaHook, out, '--hook dispatches the same way');
+});
+
+t.test('omni retrieve, omni diff and OMNI_PASSTHROUGH=1 output is never distilled', async (t) => {
+  const raw = noisyOutput();
+  for (const c of ['omni retrieve 0123456789abcdef', 'omni diff', 'OMNI_PASSTHROUGH=1 npm install', "OMNI_SESSION_ID=s OMNI_AGENT_ID=main /usr/bin/node /x/dist/omni.cjs exec 'npm install'"]) {
+    t.equal(await run('post-hook', bashPayload(c, raw)), '', c);
+  }
+});
+
+t.test('under Cursor (cursor_version or CURSOR_VERSION) the hook does nothing', async (t) => {
+  const raw = noisyOutput();
+  t.equal(await run('post-hook', { ...bashPayload('npm install', raw), cursor_version: '1.7' }), '');
+  t.equal(await run('post-hook', bashPayload('npm install', raw), { ...env, CURSOR_VERSION: '1.7' }), '');
+});
+
+t.test('a persisted Bash result is distilled from the full file and the persisted keys are dropped', async (t) => {
+  const full = noisyOutput() + '\n';
+  const file = join(dir, 'persisted.txt');
+  writeFileSync(file, full);
+  const p = bashPayload('npm install', full.slice(0, 2000), { persistedOutputPath: file, persistedOutputSize: full.length });
+  const reply = JSON.parse(await run('post-hook', p));
+  const u = reply.hookSpecificOutput.updatedToolOutput;
+  t.ok(u.stdout.endsWith('added 600 packages in 3s'), 'the tail only the file has is there');
+  t.notOk('persistedOutputPath' in u);
+  t.notOk('persistedOutputSize' in u);
+});
+
+t.test('an unreadable persisted file falls back to the preview in stdout', async (t) => {
+  const raw = noisyOutput();
+  const p = bashPayload('npm install', raw, { persistedOutputPath: join(dir, 'missing.txt'), persistedOutputSize: 1 });
+  const out = await run('post-hook', p);
+  t.not(out, '');
+  t.match(readFileSync(join(dir, 'omni', 'hook.log'), 'utf8'), /cannot read persistedOutputPath/, 'the reason is in hook.log, not on stdout');
+});
+
+t.test('images and background runs are left alone', async (t) => {
+  t.equal(await run('post-hook', bashPayload('x', noisyOutput(), { isImage: true })), '');
+  t.equal(await run('post-hook', bashPayload('x', noisyOutput(), { backgroundTaskId: 'b1' })), '');
+});
+
+t.test('a Read that changes nothing, or is not text, gets no reply', async (t) => {
+  t.equal(await run('post-hook', sample('PostToolUse.Read.offset50-limit20.json')), '');
+  const img = sample('PostToolUse.Read.offset50-limit20.json');
+  img.tool_response = { type: 'image', file: { base64: 'AAAA', type: 'image/png', originalSize: 3 } };
+  t.equal(await run('post-hook', img), '');
+  const unchanged = sample('PostToolUse.Read.offset50-limit20.json');
+  unchanged.tool_response = { type: 'file_unchanged', file: { filePath: '/x' } };
+  t.equal(await run('post-hook', unchanged), '');
+});
+
+t.test('a Read whose head folds comes back in Read\'s shape with the remaining lines correctly numbered', async (t) => {
+  const p = sample('PostToolUse.Read.whole-file.json');
+  const lines = noisyOutput().split('\n');
+  const tail = Array.from({ length: 5 }, (_, i) => `signal line ${i + 1}: the end of the file`);
+  p.tool_response.file.content = [...lines, ...tail].join('\n');
+  p.tool_response.file.numLines = lines.length + tail.length;
+  p.tool_response.file.totalLines = lines.length + tail.length;
+  const out = await run('post-hook', p);
+  if (out === '') {
+    t.pass('no reply: the fold was not at the head, so it was refused');
+    return;
+  }
+  const reply = JSON.parse(out);
+  t.ok(PostToolUseReadReply.safeParse(reply).success, 'Read\'s shape');
+  const f = reply.hookSpecificOutput.updatedToolOutput.file;
+  const got = f.content.split('\n');
+  for (let i = 0; i < 5; i++) t.equal(f.startLine + got.indexOf(tail[i]), lines.length + i + 1, `"${tail[i]}" keeps its line number`);
+});
+
+t.test('a failed Bash call gets no reply: the host shows the failure verbatim', async (t) => {
+  for (const f of ['PostToolUseFailure.Bash.ls-nonexistent.json', 'PostToolUseFailure.Bash.seq-1-100000-exit1.truncated.json', 'PostToolUseFailure.Bash.false.json']) {
+    t.equal(await run('post-hook-failure', sample(f)), '', f);
+    t.equal(await run('hook', sample(f)), '', `${f} via --hook`);
+  }
+});
+
+t.test('session start, session end and pre-compact are valid, silent and fast', async (t) => {
+  for (const [name, f] of [['session-start', 'SessionStart.startup.json'], ['session-start', 'SessionStart.compact.json'], ['session-start', 'SessionStart.resume.json'], ['session-end', 'SessionEnd.other.json'], ['pre-compact', 'PreCompact.manual.json']]) {
+    const t0 = Date.now();
+    t.equal(await run(name, sample(f)), '', f);
+    t.ok(Date.now() - t0 < 500, `${f} answered within 500 ms`);
+  }
+});
+
+// --- pre-hook ------------------------------------------------------------------------------
+
+function prePayload(command: string, mode = 'bypassPermissions', cwd = join(dir, 'proj')) {
+  const p = sample('PreToolUse.Bash.seq-1-300.json');
+  p.tool_input = { command, description: 'run it', timeout: 120000 };
+  p.permission_mode = mode;
+  p.cwd = cwd;
+  return p;
+}
+
+t.test('the pre-hook never rewrites pipes, redirects, sequences, background jobs, chains, subshells or interactive programs', async (t) => {
+  for (const c of ['npm test | tail', 'npm test > log', 'npm test; echo', 'npm test &', 'cd x && npm test', 'echo $(npm test)', 'vim x', 'OMNI_PASSTHROUGH=1 npm test', 'omni retrieve abc', "npm test 'unbalanced"]) {
+    t.equal(await run('pre-hook', prePayload(c)), '', c);
+  }
+});
+
+t.test('the pre-hook leaves a Read alone', async (t) => {
+  t.equal(await run('pre-hook', sample('PreToolUse.Read.offset50-limit20.json')), '');
+});
+
+t.test('a rewrite keeps every tool_input field, carries session and agent ids, and runs omni exec on the original', async (t) => {
+  const p = prePayload('npm test');
+  const d = decidePreHook(p, env);
+  if (!d.rewrite) {
+    t.match(d.reason, /allow-list|not distilled/, `npm test is not on the registry's rewrite allow-list yet (${d.reason})`);
+    return;
+  }
+  const reply = JSON.parse(d.reply);
+  t.ok(PreToolUseReply.safeParse(reply).success);
+  const u = reply.hookSpecificOutput.updatedInput;
+  t.equal(u.description, 'run it');
+  t.equal(u.timeout, 120000);
+  t.equal(u.command, `OMNI_SESSION_ID=${p.session_id} OMNI_AGENT_ID=main ${process.execPath} /opt/omni/dist/omni.cjs exec 'npm test'`);
+  t.notOk('permissionDecision' in reply.hookSpecificOutput, 'bypassPermissions: no decision needed');
+});
+
+t.test('the pre-hook does not rewrite a command a deny or ask rule matches, and says allow only for an allow rule', async (t) => {
+  const proj = join(dir, 'proj-rules');
+  mkdirSync(join(proj, '.claude'), { recursive: true });
+  writeFileSync(join(proj, '.claude', 'settings.json'), JSON.stringify({ permissions: { deny: ['Bash(npm test)'], ask: ['Bash(npm run lint:*)'], allow: ['Bash(npm run build:*)'] } }));
+  t.equal(decidePreHook(prePayload('npm test', 'bypassPermissions', proj), env).rewrite, false, 'deny rule');
+  t.equal(decidePreHook(prePayload('npm run lint -- --fix', 'bypassPermissions', proj), env).rewrite, false, 'ask rule');
+  const build = decidePreHook(prePayload('npm run build', 'default', proj), env);
+  if (build.rewrite) t.equal(build.decision, 'allow', 'allow rule matched the original');
+  else t.match(build.reason, /allow-list|not distilled/);
+  const other = decidePreHook(prePayload('npm install', 'default', proj), env);
+  t.equal(other.rewrite, false, 'default mode without an allow rule: left alone (the host would refuse or prompt for the wrapper)');
+});
