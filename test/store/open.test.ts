@@ -1,0 +1,129 @@
+import t from 'tap';
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { openStore, omniHome, StoreError, SCHEMA_VERSION, BUSY_TIMEOUT_MS } from '../../lib/store/open.js';
+import { putBlob, getBlob } from '../../lib/store/archive.js';
+import { tmpHome } from './fixtures/helpers.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const worker = path.join(here, 'fixtures', 'worker.ts');
+// The same TypeScript loader this test runs under, so workers run the real modules.
+const loader = process.execArgv.filter((a) => a.startsWith('--import=') && a.includes('typescript'));
+
+t.test('omniHome follows OMNI_HOME and defaults to ~/.omni', async (t) => {
+  t.equal(omniHome({ OMNI_HOME: '/x/y' }), '/x/y');
+  t.match(omniHome({}), /\/\.omni$/);
+});
+
+t.test('a missing home is created 0700 with an omni.db file 0600 in WAL mode', async (t) => {
+  const home = path.join(tmpHome(), 'nested', 'home');
+  const store = openStore({ home });
+  t.teardown(() => store.close());
+  t.equal(fs.statSync(home).mode & 0o777, 0o700);
+  t.equal(fs.statSync(path.join(home, 'omni.db')).mode & 0o777, 0o600);
+  t.equal(store.db.pragma('journal_mode', { simple: true }), 'wal');
+  t.equal(store.db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+  t.equal(store.db.pragma('busy_timeout', { simple: true }), BUSY_TIMEOUT_MS);
+  t.equal(store.db.pragma('synchronous', { simple: true }), 1, 'synchronous = NORMAL');
+});
+
+t.test('reopening a current store keeps its data and does not migrate again', async (t) => {
+  const home = tmpHome();
+  const a = openStore({ home });
+  const h = putBlob(a, Buffer.from('kept\n'));
+  a.close();
+  const b = openStore({ home });
+  t.teardown(() => b.close());
+  t.equal(getBlob(b, h)?.toString(), 'kept\n');
+  t.equal(b.db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+});
+
+t.test('a corrupt store file makes openStore throw a clear corrupt error the caller can catch', async (t) => {
+  const home = tmpHome();
+  fs.writeFileSync(path.join(home, 'omni.db'), Buffer.alloc(8192, 'garbage! '));
+  let err: unknown;
+  try {
+    openStore({ home });
+  } catch (e) {
+    err = e;
+  }
+  t.ok(err instanceof StoreError);
+  t.equal((err as StoreError).reason, 'corrupt');
+  t.match((err as Error).message, /omni store .*omni\.db is corrupt/);
+  // The caller goes on: distilling does not need the store.
+  t.equal('still running', 'still running');
+});
+
+t.test('a store from a newer omni is refused rather than written', async (t) => {
+  const home = tmpHome();
+  const s = openStore({ home });
+  s.db.pragma(`user_version = ${SCHEMA_VERSION + 5}`);
+  s.close();
+  t.throws(() => openStore({ home }), { reason: 'corrupt', message: /newer than this omni/ });
+});
+
+t.test('a home that cannot be created gives a clear error, not a crash', async (t) => {
+  const base = tmpHome();
+  fs.writeFileSync(path.join(base, 'file'), 'not a dir');
+  t.throws(() => openStore({ home: path.join(base, 'file', 'home') }), StoreError);
+});
+
+t.test('a read-only home makes openStore throw a readonly error', async (t) => {
+  const home = tmpHome();
+  fs.chmodSync(home, 0o555);
+  t.teardown(() => fs.chmodSync(home, 0o700));
+  // Root ignores permissions, so the open runs as an unprivileged user when we are root.
+  const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+  const r = spawnSync(process.execPath, [...loader, worker, 'open', home], { encoding: 'utf8', ...asNobody });
+  const got = JSON.parse(r.stdout);
+  t.equal(got.ok, false);
+  t.equal(got.reason, 'readonly');
+  t.match(got.message, /not writable/);
+});
+
+t.test('a store locked by another writer fails within the busy timeout instead of hanging', async (t) => {
+  const home = tmpHome();
+  const holder = openStore({ home });
+  t.teardown(() => holder.close());
+  holder.db.exec('BEGIN EXCLUSIVE');
+  const s = openStore({ home });
+  t.teardown(() => s.close());
+  const t0 = performance.now();
+  t.throws(() => putBlob(s, Buffer.from('x')), { code: 'SQLITE_BUSY' });
+  const waited = performance.now() - t0;
+  t.ok(waited >= BUSY_TIMEOUT_MS * 0.8 && waited < BUSY_TIMEOUT_MS + 400, `waited ${waited.toFixed(0)} ms`);
+  holder.db.exec('ROLLBACK');
+});
+
+t.test('16 concurrent processes writing archive and ledger rows to one fresh store lose nothing', async (t) => {
+  const home = tmpHome();
+  const N = 16;
+  const PER = 25;
+  const results = await Promise.all(
+    Array.from({ length: N }, (_, id) =>
+      new Promise<{ ok: boolean; failures: string[]; retries: number }>((resolve, reject) => {
+        const c = spawn(process.execPath, [...loader, worker, 'write', home, String(id), String(PER)], { stdio: ['ignore', 'pipe', 'inherit'] });
+        let out = '';
+        c.stdout.on('data', (d) => (out += d));
+        c.on('error', reject);
+        c.on('close', () => resolve(JSON.parse(out)));
+      }),
+    ),
+  );
+  for (const r of results) t.same(r.failures, []);
+  const retries = results.reduce((a, r) => a + r.retries, 0);
+  t.comment(`retries over ${N * PER} writes: ${retries}`);
+  const s = openStore({ home });
+  t.teardown(() => s.close());
+  t.equal((s.db.prepare('SELECT count(*) AS n FROM blobs').get() as { n: number }).n, N * PER);
+  t.equal((s.db.prepare('SELECT count(*) AS n FROM deliveries').get() as { n: number }).n, N * PER);
+  t.equal((s.db.prepare('SELECT count(DISTINCT session) AS n FROM deliveries').get() as { n: number }).n, N);
+  t.equal(s.db.pragma('integrity_check', { simple: true }), 'ok');
+  for (let id = 0; id < N; id++) {
+    const want = Buffer.from(`worker ${id} block ${PER - 1}\n`.repeat(50));
+    const { handleOf } = await import('../../lib/store/archive.js');
+    t.ok(getBlob(s, handleOf(want))?.equals(want), `worker ${id}'s last block is there`);
+  }
+});
