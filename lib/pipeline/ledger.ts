@@ -30,9 +30,9 @@ export const LEDGER_MIN_OUTPUT_BYTES = 512;
  */
 export const LEDGER_WHOLE_FOLD_MIN_BYTES = 1024;
 /** "already shown": at least this many non-blank lines in the run. */
-export const LEDGER_MIN_RUN_LINES = 4;
+export const LEDGER_MIN_RUN_LINES = 6;
 /** "already shown": the run's bytes must be at least this multiple of the marker's bytes. */
-export const LEDGER_MIN_SAVING_FACTOR = 3;
+export const LEDGER_MIN_SAVING_FACTOR = 4;
 /** "not shown here" (another session saw them): the higher bar, lines. */
 export const LEDGER_PROJECT_MIN_RUN_LINES = 20;
 /** "not shown here": the higher bar, bytes as a multiple of the marker. */
