@@ -1,47 +1,54 @@
-// Bundles each entry point into one CommonJS file so a hook process parses one small
-// file instead of resolving a module tree (performance.md: 3.3x -> 1.6x `node -e 0`).
-// better-sqlite3 stays external: it is a native addon and is required lazily.
+// Bundles the CLI into CommonJS files so a hook process parses one small file instead of
+// resolving a module tree (performance.md: 3.3x -> 1.6x `node -e 0`).
+//
+// dist/omni.cjs holds the hot path: hooks, exec, pipe, the pipeline and the store.
+// Subcommands a user types by hand (init, doctor, stats, …) are separate bundles,
+// dist/omni-<name>.cjs, required only when run, so zod and friends are never parsed on
+// a hook call. better-sqlite3 stays external: a native addon, required lazily.
 import { build } from 'esbuild';
-import { chmodSync, existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { chmodSync, existsSync, readFileSync } from 'node:fs';
 
-// A subcommand module that is not in this tree yet builds into a stub that says so and
-// exits 1, instead of breaking the whole bundle (subcommands load lazily by name).
-const missingSubcommands = {
-  name: 'missing-subcommands',
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  external: ['better-sqlite3'],
+  legalComments: 'none',
+  logLevel: 'warning',
+  // ESM sources may use import.meta.url (createRequire); give CJS bundles a real one.
+  banner: { js: "const __omniImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  define: {
+    'process.env.OMNI_BUNDLED': '"1"',
+    'process.env.OMNI_VERSION': JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version),
+    'import.meta.url': '__omniImportMetaUrl',
+  },
+};
+
+// The subcommands main.ts loads by name: `import('./init.js')` -> require('./omni-init.cjs').
+const main = readFileSync('lib/cli/main.ts', 'utf8');
+const subcommands = [...main.matchAll(/import\('\.\/([a-z-]+)\.js'\)/g)].map((m) => m[1]);
+
+const splitSubcommands = {
+  name: 'split-subcommands',
   setup(b) {
     b.onResolve({ filter: /^\.\/[a-z-]+\.js$/ }, (args) => {
-      if (!args.importer.endsWith(join('lib', 'cli', 'main.ts'))) return undefined;
-      const ts = join(dirname(args.importer), args.path.replace(/\.js$/, '.ts'));
-      if (existsSync(ts)) return undefined;
-      return { path: args.path, namespace: 'missing' };
+      if (!args.importer.endsWith('lib/cli/main.ts')) return undefined;
+      const name = args.path.slice(2, -3);
+      if (!existsSync(`lib/cli/${name}.ts`)) return { path: name, namespace: 'missing' };
+      return { path: `./omni-${name}.cjs`, external: true };
     });
+    // A subcommand not in this tree yet builds into a stub that says so and exits 1.
     b.onLoad({ filter: /.*/, namespace: 'missing' }, (args) => ({
-      contents: 'export async function run(_a, io) { io.stderr.write(' + JSON.stringify(`omni: ${args.path} is not part of this build\n`) + '); return 1; }',
+      contents: `export async function run(_a, io) { io.stderr.write(${JSON.stringify(`omni: ${args.path} is not part of this build\n`)}); return 1; }`,
       loader: 'js',
     }));
   },
 };
 
-const entries = [
-  { in: 'bin/omni.ts', out: 'dist/omni.cjs' },
-];
-for (const e of entries) {
-  if (!existsSync(e.in)) continue;
-  await build({
-    entryPoints: [e.in],
-    outfile: e.out,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    external: ['better-sqlite3'],
-    legalComments: 'none',
-    logLevel: 'warning',
-    // ESM sources may use import.meta.url (createRequire); give the CJS bundle a real one.
-    banner: { js: "const __omniImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-    define: { 'process.env.OMNI_BUNDLED': '"1"', 'import.meta.url': '__omniImportMetaUrl' },
-    plugins: [missingSubcommands],
-  });
-  chmodSync(e.out, 0o755);
+await build({ ...common, entryPoints: ['bin/omni.ts'], outfile: 'dist/omni.cjs', plugins: [splitSubcommands] });
+chmodSync('dist/omni.cjs', 0o755);
+for (const name of subcommands) {
+  if (!existsSync(`lib/cli/${name}.ts`)) continue;
+  await build({ ...common, entryPoints: [`lib/cli/${name}.ts`], outfile: `dist/omni-${name}.cjs` });
 }

@@ -8,13 +8,11 @@ export const FOLD_MIN_HIDDEN_BYTES = 160;
 /** A run still growing past this is cut, so memory stays bounded on endless repeats. */
 export const FOLD_MAX_HIDDEN_BYTES = 1 << 20;
 
+const TEMPLATE_VARIABLE = /\d+/g;
+
 /** Digits, hex ids and durations become placeholders: `Downloading a 10%` ~ `Downloading b 95%`. */
 export function template(plain: string): string {
-  return plain
-    .replace(/\b[0-9a-f]{7,64}\b/gi, 'H')
-    .replace(/\d+(\.\d+)?/g, '#')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return plain.replace(TEMPLATE_VARIABLE, '#');
 }
 
 /**
@@ -23,8 +21,34 @@ export function template(plain: string): string {
  * never hidden. The first line of a run goes out at once so a slow producer's lines are
  * not held back.
  */
+/**
+ * Pure: do two lines differ only in their runs of digits? Same answer as comparing
+ * `template()`s, without allocating two new strings per line.
+ */
+export function sameShape(a: string, b: string): boolean {
+  let i = 0;
+  let j = 0;
+  const al = a.length;
+  const bl = b.length;
+  while (i < al && j < bl) {
+    const ca = a.charCodeAt(i);
+    const cb = b.charCodeAt(j);
+    const da = ca >= 48 && ca <= 57;
+    const db = cb >= 48 && cb <= 57;
+    if (da && db) {
+      while (i < al && a.charCodeAt(i) >= 48 && a.charCodeAt(i) <= 57) i++;
+      while (j < bl && b.charCodeAt(j) >= 48 && b.charCodeAt(j) <= 57) j++;
+      continue;
+    }
+    if (ca !== cb) return false;
+    i++;
+    j++;
+  }
+  return i === al && j === bl;
+}
+
 export class RunFolder {
-  private anchor: string | null = null; // template of the run's first line
+  private anchor: string | null = null; // the run's first line (or its custom key)
   private hidden: Line[] = [];
   private hiddenBytes = 0;
   private lastBlank = false;
@@ -34,8 +58,8 @@ export class RunFolder {
     private readonly noun = 'similar lines',
     /** Extra noise test a family distiller adds (e.g. jest's passing-test lines). */
     private readonly isNoise: (l: Line) => boolean = (l) => l.tier === 'noise',
-    /** How lines group into runs; default: template of the visible text. */
-    private readonly keyOf: (l: Line) => string = (l) => template(l.plain ?? l.text),
+    /** How lines group into runs; default: same text up to runs of digits. */
+    private readonly keyOf?: (l: Line) => string,
   ) {}
 
   push(l: Line, out: Item[]): void {
@@ -55,8 +79,9 @@ export class RunFolder {
     }
     this.lastBlank = false;
     const noisy = l.tier !== 'failure' && l.tier !== 'signal' && this.isNoise(l);
-    const key = noisy ? this.keyOf(l) : null;
-    if (noisy && key === this.anchor) {
+    const key = noisy ? (this.keyOf ? this.keyOf(l) : plain) : null;
+    const same = key !== null && this.anchor !== null && (this.keyOf ? key === this.anchor : sameShape(key, this.anchor));
+    if (noisy && same) {
       this.hidden.push(l);
       this.hiddenBytes += plain.length + l.eol.length;
       if (this.hiddenBytes >= FOLD_MAX_HIDDEN_BYTES) this.close(out, true);

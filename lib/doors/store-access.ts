@@ -27,18 +27,20 @@ export class LazyStore {
 
   /** An Archive over this store: null (nothing archived) when the write fails. */
   archive(kind: 'fold' | 'raw' = 'fold'): Archive {
-    return {
-      put: (data: Buffer) => {
-        const s = this.get();
-        if (!s) return null;
-        try {
-          return putBlob(s, data, { kind });
-        } catch (err) {
-          logDiagnostic('archive', err);
-          return null;
-        }
-      },
+    const putMany = (data: Buffer[]): Array<string | null> => {
+      const s = this.get();
+      if (!s) return data.map(() => null);
+      try {
+        return s.db.transaction(() => data.map((d) => putBlob(s, d, { kind })))();
+      } catch (err) {
+        // One bad block (over the cap) must not cost the others their receipts.
+        logDiagnostic('archive', err);
+        return data.map((d) => {
+          try { return putBlob(s, d, { kind }); } catch { return null; }
+        });
+      }
     };
+    return { put: (data: Buffer) => putMany([data])[0], putMany };
   }
 
   close(): void {

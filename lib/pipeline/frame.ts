@@ -18,33 +18,34 @@ export function frame(run: RunState): Transform {
   let index = 0;
 
   const toLines = (region: Buffer, base: number, final: boolean): Line[] => {
+    // Decode once and split the string; byte offsets come from a native scan of the
+    // same region for 0x0A (it never occurs inside a UTF-8 sequence), so line k of the
+    // text ends at newline k of the bytes.
     const lines: Line[] = [];
     const text = region.toString('utf8');
     let pos = 0;
-    let bytePos = base;
-    const ascii = region.length === text.length;
-    while (pos < text.length) {
-      let nl = text.indexOf('\n', pos);
-      let eol: string;
-      let body: string;
+    let bpos = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', pos);
       if (nl < 0) {
-        if (!final) break;
-        nl = text.length;
-        body = text.slice(pos);
-        eol = '';
-      } else if (nl > pos && text.charCodeAt(nl - 1) === 13) {
-        body = text.slice(pos, nl - 1);
-        eol = '\r\n';
-      } else {
-        body = text.slice(pos, nl);
-        eol = '\n';
+        if (final && pos < text.length) {
+          const body = text.slice(pos);
+          const line: Line = { kind: 'line', text: body, eol: '', tier: 'text', index: index++, end: base + region.length };
+          if (body.indexOf('\r') >= 0) foldRedraw(line, run);
+          lines.push(line);
+        }
+        break;
       }
-      const next = eol ? nl + 1 : nl;
-      bytePos += ascii ? next - pos : Buffer.byteLength(text.slice(pos, next));
-      const line: Line = { kind: 'line', text: body, eol, tier: 'text', index: index++, end: bytePos };
+      const bnl = region.indexOf(10, bpos);
+      let body: string;
+      let eol: string;
+      if (nl > pos && text.charCodeAt(nl - 1) === 13) { body = text.slice(pos, nl - 1); eol = '\r\n'; }
+      else { body = text.slice(pos, nl); eol = '\n'; }
+      const line: Line = { kind: 'line', text: body, eol, tier: 'text', index: index++, end: base + bnl + 1 };
       if (body.indexOf('\r') >= 0) foldRedraw(line, run);
       lines.push(line);
-      pos = next;
+      pos = nl + 1;
+      bpos = bnl + 1;
     }
     return lines;
   };

@@ -70,16 +70,25 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
 
   /** Render items; markers are archived first and expand to their lines if that fails. */
   const renderItems = (items: Item[]): string => {
+    // Archive every marker's lines first, in one write, then print.
+    const markers = items.filter((i): i is Marker => i.kind === 'marker');
+    const raws = markers.map((m) => Buffer.from(m.hidden.map(lineBytes).join('')));
+    const handles = !ctx.archive ? raws.map(() => null)
+      : ctx.archive.putMany ? safe(() => ctx.archive!.putMany!(raws), raws.map(() => null))
+      : raws.map((r) => archive(r));
+    let k = 0;
     let s = '';
     for (const it of items) {
       if (it.kind === 'line') {
-        s += shown(it);
-        removedOther += Math.max(0, Buffer.byteLength(lineBytes(it)) - Buffer.byteLength(shown(it)));
+        const vis = shown(it);
+        s += vis;
+        if (it.raw !== undefined || it.out !== undefined || (it.plain !== undefined && it.plain !== it.text)) {
+          removedOther += Math.max(0, Buffer.byteLength(lineBytes(it)) - Buffer.byteLength(vis));
+        }
         if (it.end > rawEmitted) rawEmitted = it.end;
         continue;
       }
-      const raw = Buffer.from(it.hidden.map(lineBytes).join(''));
-      const handle = archive(raw);
+      const handle = handles[k++];
       const last = it.hidden[it.hidden.length - 1];
       if (last && last.end > rawEmitted) rawEmitted = last.end;
       if (!handle) {
@@ -194,6 +203,10 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
   let ended = false;
   run.onStreaming(() => { if (!ended) startStreaming(t); });
   return t;
+}
+
+function safe<T>(fn: () => T, fallback: T): T {
+  try { return fn(); } catch { return fallback; }
 }
 
 function footer(run: RunState, removed: number, handle: string, text: string): string {

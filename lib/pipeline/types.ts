@@ -65,6 +65,8 @@ export interface Batch {
 export interface Archive {
   /** Stores the exact bytes; returns the handle, or null when the write failed. */
   put(data: Buffer): string | null;
+  /** The same for several blocks in one write (one SQLite transaction). */
+  putMany?(data: Buffer[]): Array<string | null>;
 }
 
 /** Why a run is passed through byte for byte. */
