@@ -196,3 +196,27 @@ t.test('without a store the stage passes everything through and records nothing'
   t.equal(show(await runStage(stage, linesOf(text))), text);
   t.equal(stage.delivered().length, 0);
 });
+
+t.test('a run in passthrough (structured data) is forwarded untouched and nothing of it is recorded', async (t) => {
+  const store = fresh(t);
+  await deliver(store, main, sourceFile(60));
+  const view = { passthrough: null as string | null };
+  const stage = createLedgerStage({ door: 'hook' }, loadShown(store, main), view);
+  const lines = linesOf(sourceFile(60) + sourceFile(5, 'z'));
+  view.passthrough = 'json';
+  const got = await runStage(stage, lines);
+  t.equal(show(got), sourceFile(60) + sourceFile(5, 'z'));
+  t.equal(got.filter((i) => i.kind === 'marker').length, 0);
+  t.equal(stage.delivered().length, 0);
+});
+
+t.test('every batch end reaches render, even when the stage holds the batch\'s lines', async (t) => {
+  const store = fresh(t);
+  await deliver(store, main, sourceFile(60));
+  const lines = linesOf(sourceFile(60));
+  const ends: number[] = [];
+  const stage = createLedgerStage({ door: 'hook' }, loadShown(store, main));
+  await runStage(stage, lines, 10, ends);
+  t.equal(ends.length, 7, 'six input batches plus the flush');
+  t.equal(ends[ends.length - 1], Buffer.byteLength(sourceFile(60)));
+});

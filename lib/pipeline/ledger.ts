@@ -1,12 +1,13 @@
 /**
  * The ledger stage: output this reader was already shown comes back as one marker.
  *
- * Input and output chunks are `Item[]`. A run of consecutive `Line`s (never a `failure`
+ * Input and output chunks are `Batch`es (`{ items, end }`). A run of consecutive `Line`s (never a `failure`
  * line) whose trimmed text this reader was delivered before becomes
  * `Marker { note: 'N lines already shown', hidden }`; render archives the hidden bytes and
  * appends `— omni retrieve <handle>`. Lines only another session of the same project was
  * shown fold under a higher bar with the note `N lines not shown here (seen in another
- * session)`. Blank lines are neutral: they join an open run but never count toward its length.
+ * session)`. Lines compare by their trimmed visible text (`plain ?? text`, so colour codes
+ * do not matter). Blank lines are neutral: they join an open run but never count toward its length.
  *
  * The stage holds items only while it cannot decide yet: until `LEDGER_MIN_OUTPUT_BYTES` of
  * input arrived (tiny outputs are never folded) and while a candidate run is open.
@@ -18,7 +19,7 @@
  */
 import { Transform, type TransformCallback } from 'node:stream';
 import { createHash } from 'node:crypto';
-import type { Item, Line, Marker, PipelineContext } from './types.js';
+import type { Batch, Item, Line, Marker, PipelineContext } from './types.js';
 import { lineHash, packHashes, ShownSet } from '../store/linehash.js';
 
 /** Outputs smaller than this are never folded: the marker is not worth the reader's doubt. */
@@ -85,11 +86,18 @@ interface Run {
   atHead: boolean;
 }
 
+/** What the stage reads from the run's shared state (lib/pipeline/stage.ts RunState). */
+export interface LedgerRunView {
+  /** Set once the run is delivered byte for byte (structured data, binary): forward untouched. */
+  readonly passthrough: unknown;
+}
+
 /**
  * Creates the ledger stage. `shown === null` (no store) makes it a pass-through that
- * records nothing.
+ * records nothing. With `run`, a run in passthrough (JSON, YAML, CSV, binary) is forwarded
+ * untouched and nothing of it is recorded.
  */
-export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | null): LedgerStage {
+export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | null, run?: LedgerRunView): LedgerStage {
   const session = shown?.session;
   const project = shown?.project;
   const retrieved = shown?.retrieved;
@@ -103,14 +111,16 @@ export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | nul
   let open = false; // gate: enough input seen to know the output is not tiny
   let held: Item[] = [];
   let emittedAny = false;
-  let run: Run | null = null;
+  let cur: Run | null = null;
   let out: Item[] = [];
+  let lastEnd = 0;
+  let bypass = false;
 
   function deliver(line: Line): void {
     out.push(line);
     emittedAny = true;
     if (!shown || line.tier === 'failure') return;
-    const t = line.text.trim();
+    const t = (line.plain ?? line.text).trim();
     if (t.length === 0) return;
     lineHash(t, h);
     if (session!.has(h[0], h[1])) return; // already on record for this reader
@@ -118,9 +128,9 @@ export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | nul
   }
 
   function closeRun(atEnd: boolean): void {
-    const r = run;
+    const r = cur;
     if (!r) return;
-    run = null;
+    cur = null;
     const n = r.lines.length;
     const note = r.state === 'session' ? noteAlreadyShown(n) : noteNotShownHere(n);
     const markerCost = Buffer.byteLength(MARKER_FRAME) + Buffer.byteLength(note);
@@ -149,7 +159,7 @@ export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | nul
 
   function stateOf(line: Line): State | 'blank' | null {
     if (line.tier === 'failure') return null;
-    const t = line.text.trim();
+    const t = (line.plain ?? line.text).trim();
     if (t.length === 0) return 'blank';
     lineHash(t, h);
     if (session!.has(h[0], h[1])) return 'session';
@@ -166,9 +176,9 @@ export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | nul
     }
     const st = stateOf(it);
     if (st === 'blank') {
-      if (run) {
-        run.lines.push(it);
-        run.bytes += itemBytes(it);
+      if (cur) {
+        cur.lines.push(it);
+        cur.bytes += itemBytes(it);
       } else deliver(it);
       return;
     }
@@ -177,22 +187,35 @@ export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | nul
       deliver(it);
       return;
     }
-    if (run && run.state !== st) closeRun(false);
-    if (!run) run = { state: st, lines: [], count: 0, bytes: 0, atHead: !emittedAny };
-    run.lines.push(it);
-    run.count++;
-    run.bytes += itemBytes(it);
-    if (run.bytes >= LEDGER_RUN_HOLD_CAP) closeRun(false);
+    if (cur && cur.state !== st) closeRun(false);
+    if (!cur) cur = { state: st, lines: [], count: 0, bytes: 0, atHead: !emittedAny };
+    cur.lines.push(it);
+    cur.count++;
+    cur.bytes += itemBytes(it);
+    if (cur.bytes >= LEDGER_RUN_HOLD_CAP) closeRun(false);
   }
 
   const stage = new Transform({
     objectMode: true,
-    transform(chunk: Item[], _enc: BufferEncoding, cb: TransformCallback) {
-      if (!shown) {
-        cb(null, chunk);
+    transform(batch: Batch, _enc: BufferEncoding, cb: TransformCallback) {
+      lastEnd = batch.end;
+      if (!shown || bypass || run?.passthrough) {
+        if (!bypass && shown) {
+          // Passthrough decided mid-run: whatever was held goes out as it came; nothing of a
+          // byte-for-byte run is recorded (render copies the raw bytes anyway).
+          bypass = true;
+          const rest = [...out, ...held, ...(cur ? cur.lines : [])];
+          out = [];
+          held = [];
+          cur = null;
+          pairs.length = 0;
+          cb(null, rest.length > 0 ? { items: [...rest, ...batch.items], end: batch.end } : batch);
+          return;
+        }
+        cb(null, batch);
         return;
       }
-      for (const it of chunk) {
+      for (const it of batch.items) {
         inBytes += itemBytes(it);
         if (open) step(it);
         else {
@@ -205,14 +228,13 @@ export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | nul
           }
         }
       }
-      if (out.length > 0) {
-        const o = out;
-        out = [];
-        cb(null, o);
-      } else cb();
+      // Always forward the batch's end, even with no items: render tracks raw offsets by it.
+      const o = out;
+      out = [];
+      cb(null, { items: o, end: batch.end });
     },
     flush(cb: TransformCallback) {
-      if (shown) {
+      if (shown && !bypass) {
         if (!open) {
           // Tiny output: delivered as it came.
           for (const it of held) {
@@ -221,7 +243,7 @@ export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | nul
           }
           held = [];
         } else closeRun(true);
-        if (out.length > 0) this.push(out);
+        if (out.length > 0) this.push({ items: out, end: lastEnd });
         out = [];
       }
       cb();
