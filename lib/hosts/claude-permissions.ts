@@ -31,7 +31,7 @@ export interface RuleVerdict {
   allow: string | null;
 }
 
-function readRules(file: string, into: PermissionRules): void {
+function readRules(file: string, into: PermissionRules, allowTrusted: boolean): void {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -47,26 +47,54 @@ function readRules(file: string, into: PermissionRules): void {
     into.sources.push(`${file} (unparsable: treated as ask for every command)`);
     return;
   }
-  into.sources.push(file);
+  into.sources.push(allowTrusted ? file : `${file} (allow rules ignored: workspace not trusted)`);
   const perms = (json as { permissions?: unknown })?.permissions;
   if (typeof perms !== 'object' || perms === null) return;
   for (const kind of ['allow', 'deny', 'ask'] as const) {
+    if (kind === 'allow' && !allowTrusted) continue;
     const list = (perms as Record<string, unknown>)[kind];
     if (!Array.isArray(list)) continue;
     for (const r of list) if (typeof r === 'string') into[kind].push(r);
   }
 }
 
-/** Settings files whose rules apply to a session in `projectDir` (managed, user, project, local). */
-export function settingsFiles(projectDir: string | undefined, env: NodeJS.ProcessEnv): string[] {
-  const home = env.HOME || homedir();
+function configDir(env: NodeJS.ProcessEnv): string {
+  return env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
+}
+
+/**
+ * Has the user accepted the workspace-trust dialog for `projectDir`? Claude Code keeps that in
+ * `~/.claude.json` (`projects[<path>].hasTrustDialogAccepted`). Verified with 2.1.332 in `-p`:
+ * an allow rule in an untrusted project's `.claude/settings.json` is NOT honoured (the call
+ * still "requires approval") while its deny rules are. So omni honours project allow rules
+ * only for a trusted project, or it would approve what the host would not.
+ */
+export function projectTrusted(projectDir: string, env: NodeJS.ProcessEnv): boolean {
+  const candidates = [join(env.HOME || homedir(), '.claude.json'), join(configDir(env), '.claude.json')];
+  for (const f of candidates) {
+    try {
+      const j = JSON.parse(readFileSync(f, 'utf8')) as { projects?: Record<string, { hasTrustDialogAccepted?: unknown }> };
+      if (j.projects?.[projectDir]?.hasTrustDialogAccepted === true) return true;
+    } catch {
+      /* next */
+    }
+  }
+  return false;
+}
+
+/** Settings files whose rules apply to a session in `projectDir`, with whether their allow rules count. */
+export function settingsFiles(projectDir: string | undefined, env: NodeJS.ProcessEnv): { file: string; allowTrusted: boolean }[] {
   const files = [
-    '/etc/claude-code/managed-settings.json',
-    '/Library/Application Support/ClaudeCode/managed-settings.json',
-    join(env.CLAUDE_CONFIG_DIR || join(home, '.claude'), 'settings.json'),
+    { file: '/etc/claude-code/managed-settings.json', allowTrusted: true },
+    { file: '/Library/Application Support/ClaudeCode/managed-settings.json', allowTrusted: true },
+    { file: join(configDir(env), 'settings.json'), allowTrusted: true },
   ];
   if (projectDir) {
-    files.push(join(projectDir, '.claude', 'settings.json'), join(projectDir, '.claude', 'settings.local.json'));
+    const trusted = projectTrusted(projectDir, env);
+    files.push(
+      { file: join(projectDir, '.claude', 'settings.json'), allowTrusted: trusted },
+      { file: join(projectDir, '.claude', 'settings.local.json'), allowTrusted: trusted },
+    );
   }
   return files;
 }
@@ -75,10 +103,10 @@ export function loadPermissionRules(projectDirs: (string | undefined)[], env: No
   const rules: PermissionRules = { allow: [], deny: [], ask: [], sources: [] };
   const seen = new Set<string>();
   for (const dir of projectDirs) {
-    for (const f of settingsFiles(dir, env)) {
-      if (seen.has(f)) continue;
-      seen.add(f);
-      readRules(f, rules);
+    for (const { file, allowTrusted } of settingsFiles(dir, env)) {
+      if (seen.has(file)) continue;
+      seen.add(file);
+      readRules(file, rules, allowTrusted);
     }
   }
   return rules;

@@ -1,0 +1,226 @@
+/**
+ * Proof with the real host: the pinned Claude Code CLI (2.1.332) runs headless against the
+ * loopback stand-in, with omni installed by the real `omni init` in a temporary HOME. Every
+ * assertion is on the tool_result the CLI sent to the model in its next request, compared
+ * with a baseline run of the same script without omni.
+ *
+ * Run: npx tap --disable-coverage test/real-host/claude.test.ts   (needs `node scripts/build.mjs`)
+ */
+import t from 'tap';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { attachments, claudeBin, normalise, omniBin, runClaude, type RunResult } from './harness.js';
+import { routeCommand } from '../../lib/distillers/registry.js';
+
+const NOISE = (n: number, last: string) =>
+  `for i in $(seq 1 ${n}); do echo "Downloading https://registry.example.org/package-$((i%3)).tgz 50%"; done; echo "${last}"`;
+
+const READ_LINES = [
+  ...Array.from({ length: 40 }, (_, i) => `config line ${i + 1}: key_${i + 1} = value ${(i * 7919) % 1000}`),
+  'the last line of the file',
+];
+
+const NOISY_JS = `for (let i = 1; i <= 400; i++) console.log('Downloading https://registry.example.org/dep-' + (i % 3) + '.tgz 50%');
+console.log('OMNI_SESSION_ID=' + (process.env.OMNI_SESSION_ID || 'unset'));
+`;
+
+const FILES = {
+  'fixture.cfg': READ_LINES.join('\n') + '\n',
+  'noisy.js': NOISY_JS,
+  'package.json': JSON.stringify({ name: 'proj', version: '1.0.0', private: true, scripts: { test: 'node noisy.js', build: 'node noisy.js' } }, null, 2),
+};
+
+/** One CLI run plays every bypassPermissions scenario. */
+const SCRIPT = [
+  { tool: 'Bash', input: { command: NOISE(400, 'added 400 packages in 3s'), description: 'noisy success' } }, // 0
+  { tool: 'Bash', input: { command: NOISE(400, 'npm error code E404') + '; exit 3', description: 'noisy failure' } }, // 1
+  { tool: 'Read', input: { file_path: '{{PROJ}}/fixture.cfg' } }, // 2
+  { tool: 'Read', input: { file_path: '{{PROJ}}/fixture.cfg', offset: 30, limit: 8 } }, // 3
+  { tool: 'Read', input: { file_path: '{{PROJ}}/fixture.cfg' } }, // 4: a repeat read
+  { tool: 'Bash', input: { command: NOISE(3000, 'added 3000 packages in 9s'), description: 'over the cap' } }, // 5
+  { tool: 'Bash', input: { command: 'npm test', description: 'run the tests' } }, // 6
+  { text: 'All steps done.' },
+];
+
+const canRun = existsSync(claudeBin()) && existsSync(omniBin());
+
+function bytes(s: string | undefined | null): number {
+  return Buffer.byteLength(s ?? '', 'utf8');
+}
+
+/** `N\t<text>` lines of a Read result: every non-marker line must be the file's line N. */
+function checkNumbering(t: Tap, text: string, file: string[]): { numbered: number; markers: number } {
+  let numbered = 0;
+  let markers = 0;
+  for (const l of text.split('\n')) {
+    const m = /^\s*(\d+)\t(.*)$/.exec(l);
+    if (!m) continue;
+    const n = Number(m[1]);
+    if (m[2].startsWith('[omni:')) {
+      markers++;
+      continue;
+    }
+    numbered++;
+    if (file[n - 1] !== m[2]) t.fail(`line ${n} as the model saw it is not the file's line ${n}: ${JSON.stringify(m[2])} vs ${JSON.stringify(file[n - 1])}`);
+  }
+  return { numbered, markers };
+}
+type Tap = { fail(msg: string): unknown };
+
+
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function noHookErrors(t: any, run: RunResult, label: string) {
+  const bad = [...attachments(run.transcript, 'hook_error_during_execution'), ...attachments(run.transcript, 'hook_non_blocking_error'), ...attachments(run.transcript, 'hook_blocking_error'), ...attachments(run.transcript, 'hook_cancelled')];
+  t.equal(run.transcript.length > 0, true, `${label}: the transcript was read`);
+  t.same(bad.map((a) => `${a.type}: ${String(a.content ?? a.stderr ?? '').slice(0, 200)}`), [], `${label}: no hook_error_during_execution, non-blocking, blocking or cancelled record`);
+}
+
+t.test('the real Claude Code CLI with omni installed by `omni init`', { skip: canRun ? false : `needs ${claudeBin()} and ${omniBin()} (node scripts/build.mjs)` }, async (t) => {
+  const [base, omni] = await Promise.all([
+    runClaude({ script: SCRIPT, withOmni: false, files: FILES, tag: 'base' }),
+    runClaude({ script: SCRIPT, withOmni: true, files: FILES, tag: 'omni' }),
+  ]);
+  t.teardown(() => {
+    base.cleanup();
+    omni.cleanup();
+  });
+  t.equal(omni.version, '2.1.332', 'the pinned CLI ran');
+  t.equal(omni.exitCode, 0, `the omni run ended normally (${omni.stderr.slice(0, 300)})`);
+  t.equal(base.exitCode, 0, 'the baseline run ended normally');
+  t.match(omni.initOutput, /hooks registered in .*settings\.json/, '`omni init` registered the hooks');
+  const settings = JSON.parse(readFileSync(join(omni.home, '.claude', 'settings.json'), 'utf8'));
+  t.ok(settings.hooks.PostToolUse[0].hooks[0].command.includes(omniBin()), 'hooks call omni by absolute path');
+
+  const summary: Record<string, { before: number; after: number }> = {};
+  const seen = (run: RunResult, i: number) => run.results[i];
+
+  t.test('a noisy successful Bash command is applied, smaller, and keeps its last line', async (t) => {
+    const b = seen(base, 0)!;
+    const o = seen(omni, 0)!;
+    summary['1 noisy success'] = { before: bytes(b.text), after: bytes(o.text) };
+    t.ok(o.text.length < b.text.length / 4, `${bytes(b.text)} B -> ${bytes(o.text)} B`);
+    t.ok(o.text.endsWith('added 400 packages in 3s'), 'the last line is there');
+    t.match(o.text, /\[omni: .* — omni retrieve [0-9a-f]{16}\]/, 'the fold names its archive handle');
+    t.equal(o.isError, false);
+  });
+
+  t.test('a failing noisy Bash command reaches the model verbatim', async (t) => {
+    const b = seen(base, 1)!;
+    const o = seen(omni, 1)!;
+    summary['2 noisy failure'] = { before: bytes(b.text), after: bytes(o.text) };
+    t.equal(o.isError, true, 'an error result');
+    t.equal(normalise(o.text, omni), normalise(b.text, base), 'byte for byte what the host sends without omni');
+    t.match(o.text, /^Exit code 3\n/);
+  });
+
+  t.test('a Read comes back in Read\'s shape with correct line numbers', async (t) => {
+    for (const [i, label] of [[2, 'whole file'], [3, 'offset 30, limit 8'], [4, 'repeat read']] as const) {
+      const b = seen(base, i)!;
+      const o = seen(omni, i)!;
+      summary[`3 read (${label})`] = { before: bytes(b.text), after: bytes(o.text) };
+      t.equal(o.isError, false, `${label}: not an error`);
+      const c = checkNumbering(t, o.text, FILES['fixture.cfg'].split('\n'));
+      t.ok(c.numbered + c.markers > 0, `${label}: line-numbered as Read's result (${c.numbered} file lines, ${c.markers} omni lines)`);
+      if (c.markers === 0) t.equal(normalise(o.text, omni), normalise(b.text, base), `${label}: untouched, identical to the baseline`);
+      else t.ok(o.text.length < b.text.length, `${label}: folded at the head, smaller`);
+    }
+    t.ok(seen(omni, 3)!.text.startsWith('    30\t') || /^\s*30\t/.test(seen(omni, 3)!.text), 'the offset read starts at line 30');
+  });
+
+  t.test('a Bash result over the host\'s cap is distilled from the persisted file', async (t) => {
+    const b = seen(base, 5)!;
+    const o = seen(omni, 5)!;
+    summary['4 over the cap'] = { before: bytes(b.text), after: bytes(o.text) };
+    t.match(b.text, /^<persisted-output>/, 'without omni the model gets the host\'s 2 KB preview');
+    t.notOk(b.text.includes('added 3000 packages in 9s'), 'and never sees the last line');
+    t.notMatch(o.text, /<persisted-output>/, 'with omni: no wrapper');
+    t.ok(o.text.endsWith('added 3000 packages in 9s'), 'the real last line, only in the persisted file, reached the model');
+    t.ok(bytes(o.text) < bytes(b.text), `${bytes(b.text)} B -> ${bytes(o.text)} B`);
+  });
+
+  t.test('a pre-hook rewrite runs through omni exec', async (t) => {
+    const b = seen(base, 6)!;
+    const o = seen(omni, 6)!;
+    summary['5 npm test (bypassPermissions)'] = { before: bytes(b.text), after: bytes(o.text) };
+    t.match(b.text, /OMNI_SESSION_ID=unset/, 'baseline: the command ran directly');
+    if (routeCommand('npm test').rewrite) {
+      t.match(o.text, new RegExp(`OMNI_SESSION_ID=${omni.sessionId}`), 'the command ran under omni exec, with the session id');
+      const pre = attachments(omni.transcript, 'hook_success').filter((a) => a.hookEvent === 'PreToolUse' && a.stdout);
+      t.ok(pre.some((a) => String(a.stdout).includes(' exec ') && String(a.stdout).includes("'npm test'")), 'the PreToolUse reply rewrote into omni exec');
+      t.ok(o.text.length < b.text.length, `${bytes(b.text)} B -> ${bytes(o.text)} B`);
+    } else {
+      t.match(o.text, /OMNI_SESSION_ID=unset/, '`npm test` is not on the registry\'s rewrite allow-list: not rewritten, the post-hook distils it');
+      t.ok(o.text.length < b.text.length, `${bytes(b.text)} B -> ${bytes(o.text)} B`);
+    }
+    t.match(o.text, /OMNI_SESSION_ID=/, 'the last line is there');
+  });
+
+  t.test('the session transcript has no hook error record', async (t) => {
+    noHookErrors(t, omni, 'omni run');
+  });
+
+  t.teardown(() => {
+    t.comment('bytes the model saw (baseline -> omni):');
+    for (const [k, v] of Object.entries(summary)) t.comment(`  ${k}: ${v.before} -> ${v.after}`);
+    if (process.env.OMNI_REAL_HOST_SUMMARY) writeFileSync(process.env.OMNI_REAL_HOST_SUMMARY, JSON.stringify(summary, null, 2));
+  });
+});
+
+t.test('permission rules written for the original command still hold with omni installed', { skip: canRun ? false : 'needs the CLI and dist/omni.cjs' }, async (t) => {
+  const script = [
+    { tool: 'Bash', input: { command: 'npm test', description: 'denied by a rule' } },
+    { tool: 'Bash', input: { command: 'npm run build', description: 'allowed by a rule' } },
+    { tool: 'Bash', input: { command: 'npm install --no-audit', description: 'no rule' } },
+    { tool: 'Bash', input: { command: 'npm run test', description: 'allowed only by an untrusted project' } },
+    { text: 'done' },
+  ];
+  // The user's committed project settings: what the hook reads (rules passed only with
+  // --settings on the command line are invisible to hooks; see docs/claude-code-findings.md).
+  const projectSettings = { permissions: { deny: ['Bash(npm test)'], allow: ['Bash(npm run test)'] } };
+  const userSettings = { permissions: { allow: ['Bash(npm run build)'] } };
+  const [base, omni] = await Promise.all([
+    runClaude({ script, withOmni: false, files: FILES, projectSettings, userSettings, permissionMode: 'default', tag: 'pbase' }),
+    runClaude({ script, withOmni: true, files: FILES, projectSettings, userSettings, permissionMode: 'default', tag: 'pomni' }),
+  ]);
+  t.teardown(() => {
+    base.cleanup();
+    omni.cleanup();
+  });
+
+  t.test('a command with a deny rule is not rewritten and stays denied', async (t) => {
+    const o = omni.results[0]!;
+    t.equal(o.isError, true);
+    t.equal(o.text, base.results[0]!.text, 'the same denial as without omni');
+    t.match(o.text, /Permission to use Bash with command npm test has been denied/);
+    t.same(omni.permissionDenials.map((d: any) => d.tool_input?.command).filter((c: string) => c.includes('npm test')), ['npm test'], 'the host checked the original command');
+  });
+
+  t.test('a command an allow rule matches still runs without a prompt', async (t) => {
+    const o = omni.results[1]!;
+    t.equal(o.isError, false, `ran: ${o.text.slice(0, 200)}`);
+    t.match(o.text, /OMNI_SESSION_ID=/);
+    t.equal(base.results[1]!.isError, false, 'the baseline ran it too');
+    t.ok(o.text.length <= base.results[1]!.text.length, `${bytes(base.results[1]!.text)} B -> ${bytes(o.text)} B`);
+  });
+
+  t.test('a command with no rule is not turned into a different prompt', async (t) => {
+    const o = omni.results[2]!;
+    t.equal(o.text, base.results[2]!.text, 'the host asks (and in -p refuses) exactly as without omni');
+    t.same(
+      omni.permissionDenials.map((d: any) => d.tool_input?.command),
+      base.permissionDenials.map((d: any) => d.tool_input?.command),
+      'the same commands were refused, in their original form',
+    );
+  });
+
+  t.test('an allow rule the host ignores (untrusted project) is ignored by omni too', async (t) => {
+    const o = omni.results[3]!;
+    t.equal(o.text, base.results[3]!.text, 'refused exactly as without omni: omni did not approve it');
+    t.equal(o.isError, true);
+  });
+
+  t.test('the permission run has no hook error record', async (t) => {
+    noHookErrors(t, omni, 'permission run');
+  });
+});
