@@ -3,7 +3,7 @@ import { constants } from 'node:os';
 import { createPipeline } from '../pipeline/create.js';
 import type { PipelineContext } from '../pipeline/types.js';
 import { LazyStore } from './store-access.js';
-import { writeSafely } from './sink.js';
+import { writeSafely, holdWindow } from './sink.js';
 
 export interface ExecOptions {
   argv: string[];
@@ -72,7 +72,7 @@ export function runExec(opts: ExecOptions): Promise<number> {
     const store = new LazyStore();
     const ctx: PipelineContext = {
       door: 'exec', command, host: opts.host, sessionId: opts.sessionId, agentId: opts.agentId,
-      cwd: process.cwd(), archive: store.archive(),
+      cwd: process.cwd(), archive: store.archive(), ...holdWindow(env),
     };
     const pipeline = createPipeline(ctx);
     writeSafely(pipeline, stdout, () => { outputDone = true; store.close(); finish(); });

@@ -1,7 +1,7 @@
 import { createPipeline } from '../pipeline/create.js';
 import type { PipelineContext } from '../pipeline/types.js';
 import { LazyStore } from './store-access.js';
-import { writeSafely } from './sink.js';
+import { writeSafely, holdWindow } from './sink.js';
 
 export interface PipeOptions {
   command?: string;
@@ -26,7 +26,7 @@ export function runPipe(opts: PipeOptions = {}): Promise<number> {
       return;
     }
     const store = new LazyStore();
-    const ctx: PipelineContext = { door: 'pipe', command: opts.command, cwd: process.cwd(), archive: store.archive() };
+    const ctx: PipelineContext = { door: 'pipe', command: opts.command, cwd: process.cwd(), archive: store.archive(), ...holdWindow(env) };
     const pipeline = createPipeline(ctx);
     let closed = false;
     stdout.on('error', (err: NodeJS.ErrnoException) => {

@@ -26,3 +26,17 @@ export function writeSafely(src: Readable, sink: NodeJS.WritableStream, done: ()
   src.on('end', end);
   src.on('error', end);
 }
+
+/**
+ * The hold-back window for the streaming doors: OMNI_HOLD_MS and OMNI_HOLD_BYTES override
+ * the defaults (500 ms, 256 KiB; see render.ts). Unset or invalid values keep the default.
+ */
+export function holdWindow(env: NodeJS.ProcessEnv): { holdMs?: number; holdBytes?: number } {
+  const num = (v: string | undefined) => (v && /^\d+$/.test(v) ? Number(v) : undefined);
+  const w: { holdMs?: number; holdBytes?: number } = {};
+  const ms = num(env.OMNI_HOLD_MS);
+  const bytes = num(env.OMNI_HOLD_BYTES);
+  if (ms !== undefined) w.holdMs = ms;
+  if (bytes !== undefined) w.holdBytes = bytes;
+  return w;
+}

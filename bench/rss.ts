@@ -1,0 +1,27 @@
+// Peak RSS of `omni pipe` on a 1 GB stream (and on 256 MB, to show it stays flat).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { mixedLog } from './mixed-log.js';
+import { OMNI } from './util.js';
+
+async function peakRss(totalMB: number): Promise<{ mb: number; ms: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'omni-rss-'));
+  const t0 = Date.now();
+  const child = spawn('/usr/bin/time', ['-f', '%M', '-o', join(dir, 'rss'), process.execPath, OMNI, 'pipe'], {
+    stdio: ['pipe', 'ignore', 'inherit'], env: { ...process.env, OMNI_HOME: join(dir, 'home') },
+  });
+  for (const b of mixedLog(totalMB << 20)) {
+    if (!child.stdin.write(b)) await new Promise((r) => child.stdin.once('drain', r));
+  }
+  child.stdin.end();
+  await new Promise((r) => child.on('close', r));
+  return { mb: Number(readFileSync(join(dir, 'rss'), 'utf8').trim()) / 1024, ms: Date.now() - t0 };
+}
+
+const sizes = (process.env.BENCH_RSS_MB ?? '256,1024').split(',').map(Number);
+for (const s of sizes) {
+  const r = await peakRss(s);
+  console.log(`${String(s).padStart(5)} MB stream: peak RSS ${r.mb.toFixed(0)} MB (target <= 200 MB, flat), ${(s / (r.ms / 1000)).toFixed(1)} MB/s`);
+}
