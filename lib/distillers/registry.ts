@@ -3,6 +3,16 @@ import type { Line, PipelineContext } from '../pipeline/types.js';
 import type { RunState } from '../pipeline/stage.js';
 import { analyzeCommand, basename, peelWrappers, producerCount, type CommandAnalysis } from '../command/parse.js';
 import { generic } from './generic.js';
+import { JEST } from './jest.js';
+import { VITEST } from './vitest.js';
+import { MOCHA } from './mocha.js';
+import { TAP } from './tap.js';
+import { NODE_TEST } from './nodetest.js';
+import { PYTEST } from './pytest.js';
+import { GO_TEST } from './gotest.js';
+import { CARGO_TEST, CARGO_BUILD } from './cargo.js';
+import { CTEST } from './ctest.js';
+import { NPM_TEST } from './npmtest.js';
 
 /**
  * One entry per distiller. The registry is the only place that decides which distiller
@@ -25,6 +35,17 @@ const GENERIC: DistillerSpec = { name: 'generic', family: 'generic', create: gen
 
 /** Registered distillers, most specific first. Adding one is one import and one line. */
 export const DISTILLERS: DistillerSpec[] = [
+  JEST,
+  VITEST,
+  MOCHA,
+  TAP,
+  NODE_TEST,
+  PYTEST,
+  GO_TEST,
+  CARGO_TEST,
+  CARGO_BUILD,
+  CTEST,
+  NPM_TEST,
   GENERIC,
 ];
 

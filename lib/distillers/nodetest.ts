@@ -1,0 +1,37 @@
+import { CHECK_LINE, familySpec, PASSED, type Family, type Hit } from './runner.js';
+import { tapRecogniser } from './tap.js';
+
+/*
+ * `node --test`: the spec reporter's `✔ name (1.2ms)` lines are passing tests (suite
+ * headings `▶ name`, `✖` failures with their assertion and stack, and the `ℹ tests` summary
+ * stay); the TAP reporter (the default when not on a TTY) is read by the TAP recogniser.
+ */
+const PASSED_SUITE: Hit = { noun: 'passing suites' };
+const SUITE = /^(\s*)▶ (.+?)\s*$/;
+const SPEC_RESULT = /^(\s*)✔ (.+?) \([\d.]+m?s\)\s*$/;
+
+export const NODE_TEST_FAMILY: Family = {
+  name: 'node-test',
+  detect: (p) => /^ℹ (tests|pass|fail) \d+$|^> node (.+ )?--test\b/.test(p),
+  recogniser: () => {
+    const tap = tapRecogniser();
+    /** `▶ name` suite headings seen, as indent + name: their closing `✔ name (…)` is a suite. */
+    const suites = new Set<string>();
+    return {
+      see: (l, p) => {
+        if (CHECK_LINE.test(p)) {
+          const m = SPEC_RESULT.exec(p);
+          return m && suites.has(m[1] + m[2]) ? PASSED_SUITE : PASSED;
+        }
+        const s = SUITE.exec(p);
+        if (s) suites.add(s[1] + s[2]);
+        return tap.see(l, p);
+      },
+    };
+  },
+};
+
+export const NODE_TEST = familySpec(NODE_TEST_FAMILY, 'test', [], (argv) => {
+  const p = argv[0]?.slice(argv[0].lastIndexOf('/') + 1);
+  return p === 'node' && argv.includes('--test');
+});

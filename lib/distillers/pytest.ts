@@ -1,0 +1,17 @@
+import { familySpec, PASSED, type Family } from './runner.js';
+
+/*
+ * pytest: `-v` result lines `path::test PASSED [ 12%]` are passing tests. The per-file
+ * progress lines (`tests/x.py ....F. [ 50%]`) stay (one per file, they carry the F/E
+ * marks), as do collection lines, every FAILURES/ERRORS section, the short test summary
+ * and the `N passed in 0.5s` verdict.
+ */
+const PASSED_LINE = /^\S+::\S.* PASSED(\s+\[\s*\d+%\])?\s*$/;
+
+export const PYTEST_FAMILY: Family = {
+  name: 'pytest',
+  detect: (p) => /^=+ test session starts =+$/.test(p),
+  recogniser: () => ({ see: (_l, p) => (PASSED_LINE.test(p) ? PASSED : null) }),
+};
+
+export const PYTEST = familySpec(PYTEST_FAMILY, 'test', ['pytest', 'py.test']);

@@ -1,0 +1,57 @@
+import { DETAIL, familySpec, LEAD, PASSED, type Family, type Recogniser } from './runner.js';
+
+/*
+ * TAP (node-tap, `node --test` default and `--test-reporter=tap`): a nested `ok N - name`
+ * is a passing test; its YAML diagnostics block (`---` … `...`), the `# Subtest:` lead-in,
+ * nested plans `1..N` and nested `# time=` comments go with it. Top-level `ok` lines (one
+ * per file or suite) stay, and so do `not ok` lines with their YAML, `# SKIP`/`# TODO`
+ * results, bail-outs, coverage tables and the closing `# tests`/`# pass`/`# fail` summary.
+ */
+
+const OK = /^(\s*)ok \d+\b/;
+const DIRECTIVE = /#\s*(SKIP|TODO)\b/i;
+const SUBTEST = /^\s*# Subtest: /;
+const NESTED_PLAN = /^\s+1\.\.\d+\s*$/;
+const NESTED_TIME = /^\s+# time=[\d.]+m?s\s*$/;
+const YAML_START = /^(\s*)---\s*$/;
+
+export function tapRecogniser(): Recogniser {
+  /** Indent of the YAML block that may follow the last `ok` line (-1: none expected). */
+  let yamlAfter = -1;
+  /** Indent of the `...` that closes the open YAML block (-1: none open). */
+  let yamlClose = -1;
+  return {
+    see(_l, p) {
+      if (yamlClose >= 0) {
+        if (p.trim() === '...' && p.search(/\S/) === yamlClose) yamlClose = -1;
+        return DETAIL;
+      }
+      if (yamlAfter >= 0) {
+        const y = YAML_START.exec(p);
+        const want = yamlAfter;
+        yamlAfter = -1;
+        if (y && y[1].length === want + 2) {
+          yamlClose = want + 2;
+          return DETAIL;
+        }
+      }
+      const ok = OK.exec(p);
+      if (ok) {
+        if (DIRECTIVE.test(p)) return null;
+        yamlAfter = ok[1].length;
+        return ok[1].length > 0 ? PASSED : null;
+      }
+      if (SUBTEST.test(p)) return LEAD;
+      if (NESTED_PLAN.test(p) || NESTED_TIME.test(p)) return DETAIL;
+      return null;
+    },
+  };
+}
+
+export const TAP_FAMILY: Family = {
+  name: 'tap',
+  detect: (p) => /^TAP version \d+\s*$/.test(p) || /^> tap(\s|$)/.test(p),
+  recogniser: tapRecogniser,
+};
+
+export const TAP = familySpec(TAP_FAMILY, 'test', ['tap']);
