@@ -13,6 +13,8 @@
  *    nothing anyway. In every other mode the host would prompt or refuse for the wrapper,
  *    so leave the command alone; the post-hook still distils its output.
  */
+import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { analyzeCommand } from '../command/parse.js';
 import { routeCommand } from '../distillers/registry.js';
 import { checkBashCommand, loadPermissionRules } from '../hosts/claude-permissions.js';
@@ -43,6 +45,43 @@ export function rewriteCommand(original: string, sessionId: string, agentId: str
   return `OMNI_SESSION_ID=${shQuote(sessionId)} OMNI_AGENT_ID=${shQuote(agentId)} ${omni} exec ${shQuote(original)}`;
 }
 
+/**
+ * Permission rules can also come from the host's command line (`--settings <file|json>`,
+ * `--disallowedTools`, `--allowedTools`: the Agent SDK passes its options this way). A hook
+ * cannot see them, and the host would check them against the rewritten command only. So when
+ * the host process (an ancestor of this hook) was started with any of them, omni does not
+ * rewrite at all. Returns the flag found, or null.
+ */
+export const RULE_FLAGS = ['--settings', '--disallowedTools', '--disallowed-tools', '--allowedTools', '--allowed-tools', '--permission-prompt-tool'];
+
+function argsOf(pid: number): { ppid: number; args: string[] } | null {
+  try {
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((a) => a !== '');
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return { ppid, args };
+  } catch {
+    if (process.platform === 'linux') return null;
+    const r = spawnSync('ps', ['-o', 'ppid=,args=', '-p', String(pid)], { encoding: 'utf8', timeout: 2000 });
+    const m = /^\s*(\d+)\s+(.*)$/.exec((r.stdout ?? '').trim());
+    return m ? { ppid: Number(m[1]), args: m[2].split(/\s+/) } : null;
+  }
+}
+
+export function hostCommandLineRules(startPid: number = process.ppid, maxDepth = 6): string | null {
+  let pid = startPid;
+  for (let i = 0; i < maxDepth && pid > 1; i++) {
+    const a = argsOf(pid);
+    if (!a) return null;
+    for (const arg of a.args) {
+      const flag = RULE_FLAGS.find((f) => arg === f || arg.startsWith(f + '='));
+      if (flag) return flag;
+    }
+    pid = a.ppid;
+  }
+  return null;
+}
+
 export function decidePreHook(p: PreToolUsePayload, env: NodeJS.ProcessEnv): PreHookDecision {
   if (p.tool_name !== 'Bash') return { rewrite: false, reason: `tool ${p.tool_name}` };
   const input = p.tool_input;
@@ -69,6 +108,8 @@ export function decidePreHook(p: PreToolUsePayload, env: NodeJS.ProcessEnv): Pre
   // The registry's allow-list: only noisy families are worth a wrapper.
   if (!route.rewrite) return { rewrite: false, reason: `not on the rewrite allow-list: ${route.reason}` };
 
+  const cliRules = env.OMNI_IGNORE_HOST_ARGS === '1' ? null : hostCommandLineRules();
+  if (cliRules) return { rewrite: false, reason: `the host was started with ${cliRules}: rules a hook cannot see` };
   const rules = loadPermissionRules([env.CLAUDE_PROJECT_DIR, p.cwd], env);
   const verdict = checkBashCommand(command, rules);
   if (verdict.deny) return { rewrite: false, reason: `deny rule ${verdict.deny}` };

@@ -224,3 +224,19 @@ t.test('permission rules written for the original command still hold with omni i
     noHookErrors(t, omni, 'permission run');
   });
 });
+
+t.test('a deny rule passed with --settings, which no hook can read, still holds', { skip: canRun ? false : 'needs the CLI and dist/omni.cjs' }, async (t) => {
+  const script = [{ tool: 'Bash', input: { command: 'npm test', description: 'denied on the command line' } }, { text: 'done' }];
+  const cliSettings = { permissions: { deny: ['Bash(npm test)'] } };
+  const [base, omni] = await Promise.all([
+    runClaude({ script, withOmni: false, files: FILES, cliSettings, tag: 'sbase' }),
+    runClaude({ script, withOmni: true, files: FILES, cliSettings, tag: 'somni' }),
+  ]);
+  t.teardown(() => {
+    base.cleanup();
+    omni.cleanup();
+  });
+  t.match(base.results[0]!.text, /has been denied/, 'without omni the rule denies the call');
+  t.equal(omni.results[0]!.text, base.results[0]!.text, 'with omni too: the pre-hook saw --settings on the host\'s command line and did not rewrite');
+  noHookErrors(t, omni, '--settings run');
+});

@@ -40,6 +40,8 @@ export interface RunOptions {
   projectSettings?: Record<string, unknown>;
   /** User `~/.claude/settings.json` written before `omni init` runs (foreign hooks, rules). */
   userSettings?: Record<string, unknown>;
+  /** Settings passed with `--settings <file>` (rules a hook cannot read). */
+  cliSettings?: Record<string, unknown>;
   /** Extra env for the CLI (and so for hooks). */
   env?: Record<string, string>;
   timeoutMs?: number;
@@ -118,6 +120,11 @@ export async function runClaude(opts: RunOptions): Promise<RunResult> {
     TERM: 'dumb',
     SHELL: '/bin/bash',
     OMNI_HOME: omniHome,
+    // npm's update notice would make outputs differ from run to run
+    NO_UPDATE_NOTIFIER: '1',
+    npm_config_update_notifier: 'false',
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
   };
 
   // Install omni exactly as a user would: the real `omni init`, against this HOME.
@@ -147,6 +154,10 @@ export async function runClaude(opts: RunOptions): Promise<RunResult> {
   };
   const args = ['-p', 'Run the scripted steps.', '--output-format', 'stream-json', '--verbose', '--permission-mode', mode, '--debug-file', join(dir, 'debug.log')];
 
+  if (opts.cliSettings) {
+    writeFileSync(join(dir, 'settings.json'), JSON.stringify(opts.cliSettings));
+    args.push('--settings', join(dir, 'settings.json'));
+  }
   const child = spawn(claudeBin(), args, { cwd: proj, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let stdout = '';
   let stderr = '';
