@@ -11,7 +11,7 @@
 set -uo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-CASES=$HERE/cases
+CASES=${CASES_DIR:-$HERE/cases}
 ONLY=${1:-.}
 T=${CORPUS_TMP:-$(mktemp -d /tmp/omni-corpus2.XXXXXX)}
 mkdir -p "$T" "$CASES"; T=$(cd "$T" && pwd); chmod 755 "$T"
@@ -150,15 +150,16 @@ cases_install() {
   keep_re 'npm error'
   local v=$T/venv
   if want 71 && [[ ! -d $v ]]; then run "$T" "python3 -m venv $v"; fi
-  capture 714-pip-install install pip "$T" "$v/bin/pip install --no-cache-dir requests==2.32.3 flask==3.0.3 rich==13.7.1"
+  local IDX='--index-url file:///opt/pypi/simple'
+  capture 714-pip-install install pip "$T" "$v/bin/pip install --no-cache-dir $IDX requests flask rich httpx pydantic"
   keep_re '^Successfully installed' 'WARNING' 'ERROR'
-  capture 715-pip-install-conflict install pip "$T" "$v/bin/pip install --no-cache-dir 'urllib3==1.21' && $v/bin/pip check"
-  keep_re 'ERROR' 'requires' 'incompatible' 'Successfully installed'
-  capture 716-pip-install-missing install pip "$T" "$v/bin/pip install --no-cache-dir no-such-package-omni-corpus-xyz"
+  capture 715-pip-install-again install pip "$T" "$v/bin/pip install --no-cache-dir $IDX requests flask rich httpx pydantic"
+  keep_re 'WARNING' 'ERROR'
+  capture 716-pip-install-missing install pip "$T" "$v/bin/pip install --no-cache-dir $IDX no-such-package-omni-corpus-xyz"
   keep_re 'ERROR'
   if want 717; then run "$T" 'apt-get remove -y -q cowsay fortune-mod fortunes-min figlet sl >/dev/null 2>&1; apt-get autoremove -y -q >/dev/null 2>&1; true'; fi
   capture 717-apt-get-install install apt "$T" 'apt-get install -y cowsay fortune-mod figlet sl'
-  keep_re '^Setting up ' 'newly installed' '^E:' '^W:'
+  keep_re '^  [a-z0-9]' 'newly installed' '^E:' '^W:'
   capture 718-apt-get-install-missing install apt "$T" 'apt-get install -y no-such-package-omni-corpus'
   keep_re '^E:'
   capture 719-yarn-install install yarn "$p" 'rm -rf node_modules package-lock.json && npx -y yarn@1.22.22 install --non-interactive'
@@ -171,9 +172,9 @@ cases_search() {
   local nm=$T/npmproj/node_modules
   [[ -d $nm/express ]] || run "$T/npmproj" 'npm install >/dev/null 2>&1'
   capture 721-grep-rn search grep "$T/npmproj" 'grep -rn "require(" node_modules/express/lib'
-  keep_re 'require\('
+  keep_re ':(?P<k>[0-9]+:.*require\(.*)$'
   capture 722-rg search rg "$T/npmproj" 'rg -n "function [a-z]+\(" node_modules/express/lib'
-  keep_re 'function [a-z]+\('
+  keep_re ':(?P<k>[0-9]+:.*function [a-z]+\(.*)$'
   capture 723-rg-no-match search rg "$T/npmproj" 'rg -n "no such needle anywhere" node_modules/express/lib'
   capture 724-find-name enumeration find "$T/npmproj" 'find node_modules/express node_modules/body-parser -name "*.js"'
   keep_re '\.js$'
@@ -196,7 +197,7 @@ cases_enum() {
   keep_re 'index.js' 'limits.js' 'directories'
   capture 733-ps-aux enumeration ps "$T" 'ps -eo pid,ppid,user,comm --sort=pid'
   keep_re '^\s*1 '
-  capture 734-env-secrets enumeration env "$T" 'env | sort' \
+  capture 734-env-secrets enumeration env "$T" 'printenv' \
     DB_PASSWORD=hunter2-corpus-fixture GITHUB_TOKEN=ghp_corpusFixture0000000000000000000000 \
     AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY API_KEY=sk-corpus-fixture-123 \
     PASS=3 passed=3 NODE_ENV=production
@@ -250,9 +251,10 @@ EOF
   capture 743-postgres-log log postgres "$T/pg" 'cat server.log'
   keep_re 'ERROR' 'FATAL' 'WARNING' 'PANIC' 'database system is ready'
   capture 744-dpkg-log log dpkg "$T" 'tail -n 400 /var/log/dpkg.log'
-  keep_re 'install cowsay' 'install figlet'
-  capture 745-npm-debug-log log npm "$T" 'cat "$(ls -t ~/.npm/_logs/*debug*.log | grep -v "$(ls -t ~/.npm/_logs/*debug*.log | head -1)" | head -1)"'
-  keep_re 'error' 'verbose exit'
+  keep_re ' install (cowsay|figlet)'
+  if want 745; then rm -rf "$T/npmlogs"; run "$T/npmproj" "rm -rf node_modules && npm install --logs-dir=$T/npmlogs >/dev/null 2>&1"; fi
+  capture 745-npm-debug-log log npm "$T/npmlogs" 'cat *-debug-0.log'
+  keep_re '^[0-9]+ (error|warn) ' 'verbose exit'
 }
 
 # ---------------------------------------------------------------- infra
@@ -279,7 +281,7 @@ EOF
   keep_re '^Apply complete' 'Creation complete' '^names = '
   if want 753; then sed -i 's/replicas = 2/replicas = 3/' "$tf/main.tf"; fi
   capture 753-terraform-plan-change infra terraform "$tf" 'terraform plan -no-color'
-  keep_re '^Plan:' 'must be replaced' 'forces replacement' '^ +~ '
+  keep_re '^Plan:' 'must be replaced' 'forces replacement' '^ +~ (?!update in-place)'
   capture 754-terraform-plan-error infra terraform "$tf" 'printf "resource \"terraform_data\" \"bad\" {\n  input = var.nope\n}\n" > bad.tf; terraform plan -no-color; rc=$?; rm -f bad.tf; exit $rc'
   keep_re 'Error' 'var.nope'
   capture 755-docker-build-no-daemon infra docker "$tf" 'docker build -t omni-corpus .'

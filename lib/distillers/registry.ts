@@ -3,6 +3,12 @@ import type { Line, PipelineContext } from '../pipeline/types.js';
 import type { RunState } from '../pipeline/stage.js';
 import { analyzeCommand, basename, peelWrappers, producerCount, type CommandAnalysis } from '../command/parse.js';
 import { generic } from './generic.js';
+import { GIT } from './git.js';
+import { INSTALL } from './install.js';
+import { LOGS } from './logs.js';
+import { SEARCH, READ } from './search.js';
+import { ENUMERATION } from './enumeration.js';
+import { INFRA } from './infra.js';
 import { JEST } from './jest.js';
 import { VITEST } from './vitest.js';
 import { MOCHA } from './mocha.js';
@@ -46,6 +52,13 @@ export const DISTILLERS: DistillerSpec[] = [
   CARGO_BUILD,
   CTEST,
   NPM_TEST,
+  GIT,
+  INSTALL,
+  LOGS,
+  SEARCH,
+  READ,
+  ENUMERATION,
+  INFRA,
   GENERIC,
 ];
 

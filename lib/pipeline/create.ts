@@ -7,6 +7,7 @@ import { guard } from './guard.js';
 import { classify } from './classify.js';
 import { distill } from './distill.js';
 import { collapse } from './collapse.js';
+import { redact } from './redact.js';
 import { render, DEFAULT_HOLD_MS, type RenderReport } from './render.js';
 
 export interface Pipeline extends Duplex {
@@ -30,7 +31,7 @@ export function createPipeline(ctx: PipelineContext): Pipeline {
   const report = { rawBytes: 0, outBytes: 0, changed: false, verbatim: null, streamed: false, rawHandle: null, rawCovered: 0, distiller: 'none', passthrough: null } as Pipeline['report'];
   if (ctx.command && /^\s*OMNI_PASSTHROUGH=1(\s|$)/.test(ctx.command)) run.passthrough = 'passthrough';
 
-  const stages: Transform[] = [frame(run), guard(run), classify(run), distill(ctx, run), collapse(run)];
+  const stages: Transform[] = [frame(run), guard(run), classify(run), distill(ctx, run), collapse(run), redact(run)];
   if (ctx.ledger) stages.push(ctx.ledger());
   const tail = render(ctx, run, spool, report);
   stages.push(tail);

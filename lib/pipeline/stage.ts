@@ -20,6 +20,8 @@ export class RunState {
   droppedBytes = 0;
   /** Set by the distill stage: which distiller ran. */
   distiller = 'none';
+  /** Secret values the redact stage replaced with `***` (render's note counts them). */
+  redactions = 0;
 
   onStreaming(fn: () => void): void {
     this.listeners.push(fn);

@@ -1,0 +1,36 @@
+import type { PipelineContext } from '../pipeline/types.js';
+import type { RunState } from '../pipeline/stage.js';
+import type { DistillerSpec } from './registry.js';
+import { identity, programOf, subcommand } from './shared.js';
+
+/*
+ * Enumerations are the answer: every row of `ls`, `find`, `tree`, `ps`, `env`, `kubectl
+ * get`, `docker ps` survives. The distiller recognises no noise in them, so nothing is
+ * folded (a generic fold would take repeated rows for noise); render still prints the
+ * text without ANSI colour, and redaction still masks secret values (`env`).
+ * `git status` is the git distiller's.
+ */
+const LISTERS = new Set(['ls', 'll', 'dir', 'find', 'fd', 'fdfind', 'tree', 'ps', 'env', 'printenv', 'du', 'df', 'lsof', 'ss', 'netstat', 'pip-list', 'lsblk', 'mount', 'set', 'export', 'declare', 'locate']);
+const SUBS: Record<string, Set<string>> = {
+  kubectl: new Set(['get', 'top', 'api-resources', 'config']),
+  docker: new Set(['ps', 'images', 'image', 'container', 'volume', 'network', 'stats']),
+  podman: new Set(['ps', 'images']),
+  npm: new Set(['ls', 'list', 'outdated']),
+  pip: new Set(['list', 'freeze']),
+  pip3: new Set(['list', 'freeze']),
+  helm: new Set(['list', 'ls']),
+};
+
+function matches(argv: string[]): boolean {
+  const p = programOf(argv);
+  if (LISTERS.has(p)) return true;
+  const subs = SUBS[p];
+  return !!subs && subs.has(subcommand(argv));
+}
+
+export const ENUMERATION: DistillerSpec = {
+  name: 'enumeration',
+  family: 'enumeration',
+  matches,
+  create: (_ctx: PipelineContext, run: RunState) => identity(run),
+};

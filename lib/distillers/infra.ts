@@ -1,0 +1,76 @@
+import type { PipelineContext } from '../pipeline/types.js';
+import type { RunState } from '../pipeline/stage.js';
+import type { DistillerSpec } from './registry.js';
+import { BatchHider, identity, lineDistiller, plural, producerArgv, programOf, subcommand, textOf } from './shared.js';
+
+/*
+ * Infra: terraform plan/apply (resource lines, attribute changes and the Plan/Apply
+ * summary stay; refresh, reading and in-progress lines, attributes that are only
+ * `(known after apply)` and the fixed legend go), docker
+ * build (layer transfer, cache and export progress out; step headers, RUN output and
+ * errors in). Counts are never derived: the summary lines are terraform's own. kubectl
+ * tables are enumerations and pass untouched.
+ */
+const TERRAFORM_NOISE: RegExp[] = [
+  /^\S+: (Refreshing state\.\.\.|Reading\.\.\.|Read complete after \S+|Creating\.\.\.|Modifying\.\.\.|Destroying\.\.\.|Still (creating|modifying|destroying|reading)\.\.\.)( \[.*\])?$/,
+  /^Terraform used the selected providers to generate the following execution$/,
+  /^plan\. Resource actions are indicated with the following symbols:$/,
+  /^ {2}[+~-] (create|update in-place|destroy)$/,
+  /^[-+]\/[-+] (destroy and then create replacement|create replacement and then destroy)$/,
+  /^ {1,2}<= read \(data resources\)$/,
+  /^─+$/,
+  /^\s+[+~-] [\w"-]+\s+= \(known after apply\)$/,
+  /^Note: You didn't use the -out option to save this plan, so Terraform can't$/,
+  /^guarantee to take exactly these actions if you run "terraform apply" now\.$/,
+];
+const DOCKER_NOISE: RegExp[] = [
+  // BuildKit plain progress
+  /^#\d+ (DONE [\d.]+s|CACHED)$/,
+  /^#\d+ \[internal\] load (build definition|\.dockerignore|metadata for .*|build context)$/,
+  /^#\d+ (transferring (dockerfile|context): .*|sha256:[0-9a-f]{64} [\d.]+[kMG]?B \/ [\d.]+[kMG]?B [\d.]+s( done)?|extracting sha256:[0-9a-f]{64}( [\d.]+s)?( done)?|resolve \S+ [\d.]+s done|exporting layers( [\d.]+s)?( done)?|writing image sha256:[0-9a-f]{64}( done)?|naming to \S+( done)?|exporting config sha256:.*|exporting manifest sha256:.*|unpacking to \S+.*)$/,
+  // legacy builder
+  /^ ---> (Running in [0-9a-f]+|Using cache|[0-9a-f]{12})$/,
+  /^Removing intermediate container [0-9a-f]+$/,
+  /^Sending build context to Docker daemon\s+[\d.]+[kMG]?B$/,
+];
+
+function noiseStage(run: RunState, patterns: RegExp[], noun: string) {
+  const hider = new BatchHider();
+  return lineDistiller(run, {
+    line(l, out) {
+      const t = textOf(l);
+      for (const re of patterns) if (re.test(t)) { if (hider.hide(l)) return; break; }
+      out.push(l);
+    },
+    batchEnd(out) {
+      hider.flush(out, (h) => `${plural(h.length, noun)} hidden`);
+    },
+  });
+}
+
+function create(ctx: PipelineContext, run: RunState) {
+  const argv = producerArgv(ctx.command);
+  const p = programOf(argv);
+  if (p === 'terraform' || p === 'tofu') return noiseStage(run, TERRAFORM_NOISE, 'refresh, progress and legend line');
+  if (p === 'docker' || p === 'podman' || p === 'buildah') return noiseStage(run, DOCKER_NOISE, 'layer, cache and export progress line');
+  return identity(run);
+}
+
+const TF_SUBS = new Set(['plan', 'apply', 'destroy', 'refresh', 'import']);
+
+function matches(argv: string[]): boolean {
+  const p = programOf(argv);
+  const sub = subcommand(argv);
+  if (p === 'terraform' || p === 'tofu') return TF_SUBS.has(sub);
+  if (p === 'docker' || p === 'podman') return sub === 'build' || (sub === 'buildx' && argv.includes('build')) || (sub === 'image' && argv.includes('build'));
+  if (p === 'buildah') return sub === 'bud' || sub === 'build';
+  return false;
+}
+
+export const INFRA: DistillerSpec = {
+  name: 'infra',
+  family: 'infra',
+  matches,
+  rewrite: true,
+  create,
+};

@@ -1,0 +1,100 @@
+import type { Item, Line, PipelineContext } from '../pipeline/types.js';
+import type { RunState } from '../pipeline/stage.js';
+import type { DistillerSpec } from './registry.js';
+import { BatchHider, lineDistiller, plural, programOf, subcommand, textOf } from './shared.js';
+
+/*
+ * Package managers: npm, pnpm, yarn, pip, apt-get. Download, fetch, progress, unpack and
+ * funding lines go behind one marker per batch. Errors, warnings, conflicts, the list of
+ * packages apt will install and the final `added N packages` / `Successfully installed`
+ * / `N newly installed` lines stay verbatim (they match none of the patterns below).
+ */
+const PROGRESS: RegExp[] = [
+  // npm (--loglevel http/verbose/silly) and the funding notice
+  /^npm (http fetch (GET|POST|PUT|HEAD) [23]\d\d |timing |verb |verbose |sill |silly )/,
+  /^\d+ packages? (is|are) looking for funding$/,
+  /^ {2}run `npm fund` for details$/,
+  // pnpm
+  /^Progress: resolved \d+, reused \d+, downloaded \d+, added \d+(, done)?$/,
+  /^\++$/,
+  /^Downloading \S+: [\d.]+ [kMG]?B\/[\d.]+ [kMG]?B(, done)?$/,
+  // yarn v1
+  /^\[\d\/\d\] (Resolving|Fetching|Linking|Building|Validating)( fresh)? packages\.\.\.$/,
+  /^info (No lockfile found|Lockfile is up to date|fsevents|There appears to be trouble)/,
+  /^yarn install v\d/,
+  // pip
+  /^(Collecting|Processing|Requirement already satisfied:|Installing collected packages:|Building wheels for collected packages:|Looking in indexes:|Attempting uninstall:) /,
+  /^ {2}(Downloading|Using cached|Obtaining|Preparing metadata|Installing build dependencies|Getting requirements to build|Building wheel for|Created wheel for|Stored in directory:|File was already downloaded|Found existing installation:|Uninstalling|Successfully uninstalled|Installing backend dependencies)\b/,
+  /^ {4}(Found existing installation:|Uninstalling |Successfully uninstalled )/,
+  /^\s*[━╸╺─\-]+ [\d.]+\/[\d.]+ [kMG]?B [\d.]+ [kMG]?B\/s( eta [\d:]+)?$/,
+  /^\[notice\] (A new release of pip|To update, run:)/,
+  // apt-get / dpkg
+  /^(Reading package lists|Building dependency tree|Reading state information)\.\.\.( Done)?$/,
+  /^(Get|Hit|Ign):\d+ \S+/,
+  /^Fetched [\d.,]+ [kMG]?B in [\dhms ]+ \([\d.,]+ [kMG]?B\/s\)$/,
+  /^Selecting previously unselected package \S+\.$/,
+  /^\(Reading database \.\.\.( \d+%| \d+ files and directories currently installed\.\))?$/,
+  /^Preparing to unpack \S+ \.\.\.$/,
+  /^Unpacking \S+ \(.*\)( over \(.*\))? \.\.\.$/,
+  /^Setting up \S+ \(.*\) \.\.\.$/,
+  /^Processing triggers for \S+ \(.*\) \.\.\.$/,
+];
+
+function isProgress(t: string): boolean {
+  for (const re of PROGRESS) if (re.test(t)) return true;
+  return false;
+}
+
+function create(_ctx: PipelineContext, run: RunState) {
+  const hider = new BatchHider();
+  // pnpm/yarn redraw-style progress: of a run of `Progress:` lines the last one stays.
+  let lastProgress: Line | null = null;
+  const releaseProgress = (out: Item[]) => {
+    if (lastProgress) out.push(lastProgress);
+    lastProgress = null;
+  };
+  return lineDistiller(run, {
+    line(l, out) {
+      const t = textOf(l);
+      if (t.startsWith('Progress: resolved ')) {
+        if (lastProgress && !hider.hide(lastProgress)) out.push(lastProgress);
+        lastProgress = l;
+        return;
+      }
+      releaseProgress(out);
+      if (isProgress(t) && hider.hide(l)) return;
+      out.push(l);
+    },
+    batchEnd(out) {
+      releaseProgress(out);
+      hider.flush(out, (h) => `${plural(h.length, 'download, progress and notice line')} hidden`);
+    },
+  });
+}
+
+const PIP_SUBS = new Set(['install', 'download', 'uninstall', 'wheel']);
+const NODE_SUBS = new Set(['install', 'i', 'ci', 'add', 'update', 'up', 'upgrade', 'remove', 'rm', 'uninstall', 'dedupe', 'rebuild', 'link']);
+const APT_SUBS = new Set(['install', 'upgrade', 'dist-upgrade', 'full-upgrade', 'update', 'remove', 'purge', 'autoremove', 'reinstall']);
+
+function matches(argv: string[]): boolean {
+  const p = programOf(argv);
+  if (p === 'npm' || p === 'pnpm') return NODE_SUBS.has(subcommand(argv));
+  if (p === 'yarn') return subcommand(argv) === '' || NODE_SUBS.has(subcommand(argv));
+  if (/^pip(3(\.\d+)?)?$/.test(p)) return PIP_SUBS.has(subcommand(argv));
+  if (/^python(3(\.\d+)?)?$/.test(p) && argv[1] === '-m' && /^pip3?$/.test(argv[2] ?? '')) return PIP_SUBS.has(subcommand(argv.slice(2)));
+  if (p === 'apt-get' || p === 'apt') return APT_SUBS.has(subcommand(argv));
+  return false;
+}
+
+export const INSTALL: DistillerSpec = {
+  name: 'install',
+  family: 'install',
+  matches,
+  sniff: (head) => {
+    let hits = 0;
+    for (const l of head) if (isProgress(textOf(l)) && !/^\++$/.test(textOf(l))) hits++;
+    return hits >= 5 && hits >= head.length / 2;
+  },
+  rewrite: true,
+  create,
+};

@@ -1,0 +1,139 @@
+import type { Item, Line, Marker, PipelineContext } from '../pipeline/types.js';
+import type { RunState } from '../pipeline/stage.js';
+import type { DistillerSpec } from './registry.js';
+import { lineDistiller, programOf, shareMatching, subcommand, textOf } from './shared.js';
+
+/*
+ * Server and system logs (nginx, postgres, dpkg, syslog, npm debug logs, `journalctl`,
+ * `docker logs`, `kubectl logs`). Lines that share a template (timestamp out, every token
+ * with a digit, a `a:b` pair or a URL one placeholder) fold into their first occurrence plus one
+ * marker with the count and the range of timestamps. Every ERROR / FATAL / PANIC / WARN /
+ * CRIT line and every failure line stays verbatim where it was, and folds never reach
+ * across it. Access-log lines with a 4xx/5xx status and dpkg install/upgrade/remove lines
+ * stay verbatim where they were too (folds of other lines may run past them).
+ */
+
+const TIMESTAMP = new RegExp([
+  /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2}| [A-Z]{3,4}\b)?/.source,
+  /\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}/.source,
+  /\[\d{2}\/[A-Z][a-z]{2}\/\d{4}:\d{2}:\d{2}:\d{2} [+-]\d{4}\]/.source,
+  /^[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}/.source,
+].join('|'));
+const SEVERE = /\b(ERROR|FATAL|PANIC|WARN|WARNING|CRIT|CRITICAL|ALERT|EMERG|SEVERE)\b|\[(error|warn|crit|alert|emerg)\]|\b(error|warn|warning|fatal|panic)\b/i;
+const ACCESS_STATUS = /"[A-Z]+ \S+ HTTP\/[\d.]+" ([45]\d\d) /;
+/** dpkg.log: what was installed, upgraded or removed is the answer; status lines fold. */
+const DPKG_ACTION = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} (install|upgrade|remove|purge) /;
+/** Tokens that vary between lines saying the same thing: numbers, versions, `pkg:arch`, `a:b:c`, URLs,
+ * relative paths (`node_modules/x`; absolute request paths like `/api/health` stay apart). */
+const VARIABLE = /\d|\w:\w|:\/\/|^[\w.@-]+\/\S/;
+/** Folds need this many hidden lines and bytes, or the lines stay where they were. */
+const MIN_HIDDEN = 2;
+const MIN_HIDDEN_BYTES = 120;
+
+/** Pure: the template two log lines share when they say the same thing. */
+export function logTemplate(text: string): string {
+  const t = text.replace(TIMESTAMP, ' ');
+  let key = '';
+  for (const tok of t.split(/\s+/)) {
+    if (!tok) continue;
+    key += (VARIABLE.test(tok) ? '#' : tok) + ' ';
+  }
+  return key;
+}
+
+/** A line that stays verbatim and ends every fold: a severity word, a failure, a signal. */
+function isBarrier(l: Line): boolean {
+  return l.tier === 'failure' || l.tier === 'signal' || SEVERE.test(textOf(l));
+}
+
+/** A line that stays verbatim where it is but lets folds run past it (4xx/5xx, dpkg actions). */
+function isPinned(l: Line): boolean {
+  const t = textOf(l);
+  return ACCESS_STATUS.test(t) || DPKG_ACTION.test(t) || t.trim() === '';
+}
+
+const stampOf = (l: Line): string | null => {
+  const m = TIMESTAMP.exec(textOf(l));
+  return m ? m[0].replace(/^\[|\]$/g, '') : null;
+};
+
+function foldNote(hidden: Line[]): string {
+  const first = stampOf(hidden[0]);
+  const last = stampOf(hidden[hidden.length - 1]);
+  const range = first && last ? (first === last ? `, ${first}` : `, ${first} → ${last}`) : '';
+  return `${hidden.length} more lines like the one above${range}`;
+}
+
+/**
+ * Folds one segment (the lines between two barriers) by template: a group's first line
+ * stays where it was with one marker after it; pinned lines stay where they were.
+ */
+function foldSegment(seg: Line[], out: Item[]): void {
+  if (seg.length <= MIN_HIDDEN) { for (const l of seg) out.push(l); return; }
+  const groups = new Map<string, Line[]>();
+  const keyOf: Array<string | null> = [];
+  for (const l of seg) {
+    const k = isPinned(l) ? null : logTemplate(textOf(l));
+    keyOf.push(k);
+    if (k === null) continue;
+    const g = groups.get(k);
+    if (g) g.push(l);
+    else groups.set(k, [l]);
+  }
+  const folded = new Set<string>();
+  for (const [k, g] of groups) {
+    if (g.length - 1 < MIN_HIDDEN) continue;
+    let bytes = 0;
+    for (let i = 1; i < g.length; i++) bytes += Buffer.byteLength(g[i].raw ?? g[i].text) + g[i].eol.length;
+    if (bytes >= MIN_HIDDEN_BYTES) folded.add(k);
+  }
+  const seen = new Set<string>();
+  for (let i = 0; i < seg.length; i++) {
+    const k = keyOf[i];
+    if (k === null || !folded.has(k)) { out.push(seg[i]); continue; }
+    if (seen.has(k)) continue;
+    seen.add(k);
+    const g = groups.get(k)!;
+    out.push(g[0]);
+    const m: Marker = { kind: 'marker', note: foldNote(g.slice(1)), hidden: g.slice(1) };
+    out.push(m);
+  }
+}
+
+function create(_ctx: PipelineContext, run: RunState) {
+  let seg: Line[] = [];
+  return lineDistiller(run, {
+    line(l, out) {
+      if (isBarrier(l)) {
+        foldSegment(seg, out);
+        seg = [];
+        out.push(l);
+        return;
+      }
+      seg.push(l);
+    },
+    batchEnd(out) {
+      foldSegment(seg, out);
+      seg = [];
+    },
+  });
+}
+
+const LOG_FILE = /\.log(\.\d+)?$|^\/var\/log\/|(^|\/)(syslog|messages|kern\.log|auth\.log)$/;
+const READERS = new Set(['cat', 'tail', 'head', 'less', 'zcat', 'more']);
+
+function matches(argv: string[]): boolean {
+  const p = programOf(argv);
+  if (p === 'journalctl') return true;
+  if ((p === 'docker' || p === 'kubectl' || p === 'podman') && subcommand(argv) === 'logs') return true;
+  if (READERS.has(p)) return argv.slice(1).some((a) => !a.startsWith('-') && LOG_FILE.test(a));
+  return false;
+}
+
+export const LOGS: DistillerSpec = {
+  name: 'logs',
+  family: 'log',
+  matches,
+  sniff: (head) => head.length >= 5 && shareMatching(head, TIMESTAMP) >= 0.6,
+  create,
+};

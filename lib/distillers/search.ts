@@ -1,0 +1,53 @@
+import type { Item, Line, PipelineContext } from '../pipeline/types.js';
+import type { RunState } from '../pipeline/stage.js';
+import type { DistillerSpec } from './registry.js';
+import { identity, lineDistiller, programOf, subcommand, textOf } from './shared.js';
+
+/*
+ * Search (grep, rg, ag, ack, git grep) keeps every match. `path:N:text` lines of one file
+ * group under one `path` line (`  N:text` below it) when the file has several matches, so
+ * only the repeated path goes; the exact output is in the whole raw output render archives.
+ * Reads (`cat`, `head`, `tail`, `sed -n`, `bat`) pass unchanged.
+ */
+const MATCH = /^(.+?):(\d+)([:-])(.*)$/;
+
+function create(_ctx: PipelineContext, run: RunState) {
+  let path: string | null = null;
+  let group: Array<{ l: Line; rest: string }> = [];
+  const flush = (out: Item[]) => {
+    if (group.length >= 2 && path!.length >= 4) {
+      group.forEach((g, i) => { g.l.out = i === 0 ? `${path}\n  ${g.rest}` : `  ${g.rest}`; });
+    }
+    for (const g of group) out.push(g.l);
+    group = [];
+    path = null;
+  };
+  return lineDistiller(run, {
+    line(l, out) {
+      const m = MATCH.exec(textOf(l));
+      if (!m) { flush(out); out.push(l); return; }
+      if (m[1] !== path) flush(out);
+      path = m[1];
+      group.push({ l, rest: `${m[2]}${m[3]}${m[4]}` });
+    },
+    batchEnd: flush,
+  });
+}
+
+const SEARCHERS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'zgrep']);
+
+export const SEARCH: DistillerSpec = {
+  name: 'search',
+  family: 'search',
+  matches: (argv) => SEARCHERS.has(programOf(argv)) || (programOf(argv) === 'git' && subcommand(argv) === 'grep'),
+  create,
+};
+
+const READERS = new Set(['cat', 'head', 'tail', 'bat', 'batcat', 'less', 'more', 'nl']);
+
+export const READ: DistillerSpec = {
+  name: 'read',
+  family: 'read',
+  matches: (argv) => READERS.has(programOf(argv)) || (programOf(argv) === 'sed' && argv.includes('-n')),
+  create: (_ctx: PipelineContext, run: RunState) => identity(run),
+};

@@ -1,0 +1,84 @@
+import type { Line } from './types.js';
+import { batchStage, type RunState } from './stage.js';
+
+/*
+ * redact: values of secret-looking assignments, bearer tokens, well-known token shapes
+ * and private key blocks print as `***` in every distilled output. It sets `line.out`
+ * (never `text`/`raw`), so the exact bytes stay recoverable from the whole-output archive
+ * render writes, and counts each redaction on `run.redactions` for render's note.
+ *
+ * Not applied to passthrough runs (structured data, binary, errors: rule 3 keeps them
+ * byte for byte) nor to reads (`cat`, `head`, `sed -n`: a read is delivered unchanged).
+ * Words that merely contain "pass" (`passed=3`, `PASS=$((PASS+1))`, `pass=10`) are not
+ * secret names: a name must END in a secret word (`DB_PASSWORD`, `GITHUB_TOKEN`, `API_KEY`).
+ */
+
+/** Cheap pre-check: a line without any of these is never looked at again. */
+const MAYBE = /pass|pwd|token|secret|key|bearer|auth|credential|BEGIN|ghp_|gho_|ghs_|github_pat_|sk-|xox[abprs]-/i;
+
+/** Secret names: the last `_`-separated part(s) of the name say what it is. */
+const SECRET_NAME = String.raw`(?:[A-Za-z0-9]+[_.-])*(?:PASSWORD|PASSWD|PASSPHRASE|TOKEN|SECRET|API_?KEY|SECRET_?KEY|ACCESS_?KEY|PRIVATE_?KEY|SIGNING_?KEY|ENCRYPTION_?KEY|MASTER_?KEY|CLIENT_?SECRET|AUTH_?TOKEN|ACCESS_?TOKEN|REFRESH_?TOKEN|CREDENTIALS?)`;
+/** `NAME=value`, `export NAME="value"`, `"name": "value"`, `name: value` (YAML-ish line start). */
+const ASSIGN = new RegExp(
+  String.raw`(?<![A-Za-z0-9_])(` + SECRET_NAME + String.raw`)(?![A-Za-z0-9_])` +
+  String.raw`(\s*=\s*|"\s*:\s*|'\s*:\s*|:\s+)(["']?)([^\s"'\`,;]+)`,
+  'gi',
+);
+const BEARER = /\b(Bearer|Basic|token)\s+([A-Za-z0-9._~+\/=-]{12,})/g;
+const SHAPES = /\b(ghp_[A-Za-z0-9]{30,}|gho_[A-Za-z0-9]{30,}|ghs_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,})\b/g;
+const KEY_BEGIN = /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY( BLOCK)?-----/;
+const KEY_END = /-----END ([A-Z0-9 ]*)PRIVATE KEY( BLOCK)?-----/;
+/** Values that are references or placeholders, not secrets. */
+const NOT_A_VALUE = /^(\$|\*{3}|<|%|\{\{|xxx+$|null$|none$|true$|false$|undefined$|required$|optional$|string$|\.\.\.)/i;
+
+export interface Redaction {
+  text: string;
+  count: number;
+}
+
+/** Pure: one line with its secret values replaced by `***`, and how many there were. */
+export function redactLine(text: string): Redaction {
+  if (!MAYBE.test(text)) return { text, count: 0 };
+  let count = 0;
+  let t = text.replace(ASSIGN, (m, name: string, sep: string, q: string, value: string) => {
+    // `name: value` only at the start of a line (YAML, headers); prose like "Password: wrong" is rare there.
+    if (sep.startsWith(':') && !new RegExp(String.raw`^\s*(-\s+)?["']?` + name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '$').test(text.slice(0, text.indexOf(m) + name.length))) return m;
+    if (NOT_A_VALUE.test(value) || value.length < 3) return m;
+    count++;
+    return `${name}${sep}${q}***`;
+  });
+  t = t.replace(BEARER, (m, kind: string, value: string) => {
+    if (value === '***' || /^\*+$/.test(value) || (kind === 'token' && !/\d/.test(value))) return m;
+    count++;
+    return `${kind} ***`;
+  });
+  t = t.replace(SHAPES, () => { count++; return '***'; });
+  return { text: t, count };
+}
+
+/** The redaction stage: sets `line.out` on lines that carried a secret value. */
+export function redact(run: RunState) {
+  let inKey = false;
+  const apply = (l: Line) => {
+    const shown = l.out ?? l.plain ?? l.text;
+    if (inKey) {
+      if (KEY_END.test(shown)) { inKey = false; return; }
+      l.out = '***';
+      return;
+    }
+    if (KEY_BEGIN.test(shown)) {
+      if (!KEY_END.test(shown)) { inKey = true; run.redactions++; }
+      return;
+    }
+    const r = redactLine(shown);
+    if (r.count) {
+      l.out = r.text;
+      run.redactions += r.count;
+    }
+  };
+  return batchStage(run, (batch, push) => {
+    if (run.passthrough || run.distiller === 'read') return push(batch);
+    for (const it of batch.items) if (it.kind === 'line') apply(it);
+    push(batch);
+  });
+}
