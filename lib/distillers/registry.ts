@@ -3,6 +3,10 @@ import type { Line, PipelineContext } from '../pipeline/types.js';
 import type { RunState } from '../pipeline/stage.js';
 import { analyzeCommand, basename, peelWrappers, producerCount, type CommandAnalysis } from '../command/parse.js';
 import { generic } from './generic.js';
+import { CC } from './cc.js';
+import { BUNDLER } from './webpack.js';
+import { TSC } from './tsc.js';
+import { ESLINT } from './eslint.js';
 import { GIT } from './git.js';
 import { INSTALL } from './install.js';
 import { LOGS } from './logs.js';
@@ -41,6 +45,10 @@ const GENERIC: DistillerSpec = { name: 'generic', family: 'generic', create: gen
 
 /** Registered distillers, most specific first. Adding one is one import and one line. */
 export const DISTILLERS: DistillerSpec[] = [
+  CC,
+  BUNDLER,
+  TSC,
+  ESLINT,
   JEST,
   VITEST,
   MOCHA,

@@ -56,7 +56,7 @@ export interface Family {
 
 /** A fold needs this many hidden lines and bytes (a marker costs a line of ~70 bytes). */
 const MIN_HIDDEN_LINES = 2;
-const MIN_HIDDEN_BYTES = 100;
+const MIN_HIDDEN_BYTES = 80;
 
 /** Lines that are blank after trimming. */
 export function isBlank(plain: string): boolean {
