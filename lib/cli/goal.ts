@@ -1,0 +1,44 @@
+/**
+ * `omni goal "<text>"` pins the project's goal, `omni goal --clear` unpins it, `omni goal`
+ * shows it. Project: `--cwd <dir>`, else the current directory.
+ */
+import type { Io } from './main.js';
+import { setGoal, clearGoal, getGoal } from '../store/memory.js';
+import { projectArg, cliStore } from './remember.js';
+
+const USAGE = 'usage: omni goal ["<text>" | --clear]   [--cwd <project dir>]\n';
+
+export async function run(argv: string[], io: Io): Promise<number> {
+  const { cwd, rest } = projectArg(argv);
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout.write(USAGE);
+    return 0;
+  }
+  if (rest[0]?.startsWith('-') && rest[0] !== '--clear') {
+    io.stderr.write(`omni goal: unknown option '${rest[0]}'\n${USAGE}`);
+    return 2;
+  }
+  const store = cliStore('goal', io);
+  if (!store) return 1;
+  try {
+    if (rest.length === 0) {
+      const g = getGoal(store, cwd);
+      io.stdout.write(g ? `${g}\n` : `no goal pinned for ${cwd}\n`);
+      return 0;
+    }
+    if (rest[0] === '--clear') {
+      io.stdout.write(clearGoal(store, cwd) ? `goal cleared for ${cwd}\n` : `no goal was pinned for ${cwd}\n`);
+      return 0;
+    }
+    const text = rest.join(' ').trim();
+    if (!text) {
+      io.stderr.write(`omni goal: the goal is empty\n${USAGE}`);
+      return 2;
+    }
+    setGoal(store, { cwd, text });
+    io.stdout.write(`goal pinned for ${cwd}\n`);
+    return 0;
+  } finally {
+    store.close();
+  }
+}

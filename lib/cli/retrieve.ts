@@ -1,0 +1,53 @@
+/**
+ * `omni retrieve <handle>`: the exact archived bytes on stdout (binary-safe, never
+ * distilled). An unknown handle exits 1 with a message on stderr. A successful retrieve is
+ * recorded so the next payload containing that run is delivered verbatim once.
+ */
+import type { Io } from './main.js';
+import { openStore, CLI_BUSY_TIMEOUT_MS } from '../store/open.js';
+import { getBlob, isHandle, recordRetrieval } from '../store/archive.js';
+
+export const USAGE = 'usage: omni retrieve <handle>   (the 16 hex characters after "omni retrieve" in a marker)\n';
+
+function write(stream: NodeJS.WritableStream, data: Buffer | string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    stream.write(data, (err) => (err ? reject(err) : resolve()));
+  });
+}
+
+export async function run(argv: string[], io: Io): Promise<number> {
+  const arg = argv.find((a) => !a.startsWith('-'));
+  if (!arg || argv.includes('--help') || argv.includes('-h')) {
+    io.stderr.write(USAGE);
+    return arg ? 0 : 2;
+  }
+  // Tolerate a handle copied with the marker's closing bracket.
+  const handle = arg.trim().replace(/\]$/, '').toLowerCase();
+  if (!isHandle(handle)) {
+    io.stderr.write(`omni retrieve: '${arg}' is not a handle (expected 16 hex characters)\n${USAGE}`);
+    return 2;
+  }
+  let store;
+  try {
+    store = openStore({ busyTimeoutMs: CLI_BUSY_TIMEOUT_MS });
+  } catch (err) {
+    io.stderr.write(`omni retrieve: ${(err as Error).message}\n`);
+    return 1;
+  }
+  try {
+    const data = getBlob(store, handle);
+    if (!data) {
+      io.stderr.write(`omni retrieve: no archived block has handle ${handle} (unknown, or older than the retention period: 30 days, 7 for raw traces)\n`);
+      return 1;
+    }
+    try {
+      recordRetrieval(store, handle);
+    } catch {
+      // The bytes matter more than the bookkeeping: a locked store still retrieves.
+    }
+    await write(io.stdout, data);
+    return 0;
+  } finally {
+    store.close();
+  }
+}
