@@ -38,6 +38,11 @@ export const LEDGER_MIN_SAVING_FACTOR = 4;
 export const LEDGER_PROJECT_MIN_RUN_LINES = 20;
 /** "not shown here": the higher bar, bytes as a multiple of the marker. */
 export const LEDGER_PROJECT_MIN_SAVING_FACTOR = 10;
+/**
+ * "not shown here" folds are off for a Read: the reader asked for a file it does not hold,
+ * so hiding it behind a marker only costs a retrieve round trip.
+ */
+export const LEDGER_PROJECT_FOLD_SKIPS_READ = true;
 /** An open run longer than this is decided at once so memory stays bounded while streaming. */
 export const LEDGER_RUN_HOLD_CAP = 4 * 1024 * 1024;
 /** Most line hashes recorded for one delivery. */
@@ -99,9 +104,9 @@ export interface LedgerRunView {
  */
 export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | null, run?: LedgerRunView): LedgerStage {
   const session = shown?.session;
-  const project = shown?.project;
   const retrieved = shown?.retrieved;
   const headOnly = ctx.tool === 'Read';
+  const project = headOnly && LEDGER_PROJECT_FOLD_SKIPS_READ ? undefined : shown?.project;
   const h = new Uint32Array(2);
   const seen = new ShownSet(LEDGER_DELIVERED_CAP);
   const pairs: number[] = [];
@@ -163,7 +168,7 @@ export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | nul
     if (t.length === 0) return 'blank';
     lineHash(t, h);
     if (session!.has(h[0], h[1])) return 'session';
-    if (project!.has(h[0], h[1])) return 'project';
+    if (project && project.has(h[0], h[1])) return 'project';
     return null;
   }
 
