@@ -38,6 +38,7 @@ function noiseStage(run: RunState, patterns: RegExp[], noun: string) {
   const hider = new BatchHider();
   return lineDistiller(run, {
     line(l, out) {
+      if (hider.squeezeBlank(l, out)) return;
       const t = textOf(l);
       for (const re of patterns) if (re.test(t)) { if (hider.hide(l)) return; break; }
       out.push(l);

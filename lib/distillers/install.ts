@@ -38,6 +38,12 @@ const PROGRESS: RegExp[] = [
   /^Unpacking \S+ \(.*\)( over \(.*\))? \.\.\.$/,
   /^Setting up \S+ \(.*\) \.\.\.$/,
   /^Processing triggers for \S+ \(.*\) \.\.\.$/,
+  // needrestart after apt-get: the all-clear lines (anything it does restart stays)
+  /^No (services|containers) need to be restarted\.$/,
+  /^No user sessions are running outdated binaries\.$/,
+  /^No VM guests are running outdated hypervisor \(qemu\) binaries on this host\.$/,
+  /^The processor microcode seems to be up-to-date\.$/,
+  /^(Scanning processes|Scanning candidates|Scanning linux images)\.\.\.\s*$/,
 ];
 
 function isProgress(t: string): boolean {
@@ -62,7 +68,7 @@ function create(_ctx: PipelineContext, run: RunState) {
         return;
       }
       releaseProgress(out);
-      if (isProgress(t) && hider.hide(l)) return;
+      if ((isProgress(t) && hider.hide(l)) || hider.squeezeBlank(l, out)) return;
       out.push(l);
     },
     batchEnd(out) {

@@ -46,10 +46,17 @@ function isBarrier(l: Line): boolean {
   return l.tier === 'failure' || l.tier === 'signal' || SEVERE.test(textOf(l));
 }
 
-/** A line that stays verbatim where it is but lets folds run past it (4xx/5xx, dpkg actions). */
+/** npm's debug log: `<seq> <level> …` lines carry no timestamp. */
+const NPM_DEBUG = /^\d+ (silly|verbose|info|http|timing|notice|warn|error) /;
+
+/**
+ * A line that stays verbatim where it is but lets folds run past it: 4xx/5xx access
+ * lines, dpkg actions, and every line that is not a recognised log record (no timestamp,
+ * not an npm debug line): only records fold.
+ */
 function isPinned(l: Line): boolean {
   const t = textOf(l);
-  return ACCESS_STATUS.test(t) || DPKG_ACTION.test(t) || t.trim() === '';
+  return ACCESS_STATUS.test(t) || DPKG_ACTION.test(t) || !(TIMESTAMP.test(t) || NPM_DEBUG.test(t));
 }
 
 const stampOf = (l: Line): string | null => {

@@ -64,6 +64,17 @@ export class BatchHider {
     this.condensed.push(l);
   }
 
+  /**
+   * A blank line right after another blank in the output (hiding lines between two blank
+   * lines leaves a pair) is hidden too; returns true when it was.
+   */
+  squeezeBlank(l: Line, out: Item[]): boolean {
+    if (textOf(l).trim() !== '') return false;
+    const prev = out[out.length - 1];
+    if (!prev || prev.kind !== 'line' || textOf(prev).trim() !== '') return false;
+    return this.hide(l);
+  }
+
   get count(): number {
     return this.hidden.length;
   }
@@ -104,10 +115,10 @@ export function subcommand(argv: string[]): string {
   return '';
 }
 
-/** argv[0] without its directory. */
+/** argv[0] without its directory or an npx-style `@version` (`yarn@1.22.22` is yarn). */
 export function programOf(argv: string[]): string {
   const p = argv[0] ?? '';
-  return p.slice(p.lastIndexOf('/') + 1);
+  return p.slice(p.lastIndexOf('/') + 1).replace(/(.)@[^@/]*$/, '$1');
 }
 
 /** Share of non-blank head lines matching `re` (for sniffing). */

@@ -1,0 +1,35 @@
+import t from 'tap';
+import { distillCase } from '../helpers/cases.js';
+
+t.test('keeps every resource line of terraform plan and its Plan line', async (t) => {
+  const { r, text, rawText, markers } = await distillCase('751-terraform-plan');
+  t.equal(r.distiller, 'infra');
+  for (const l of rawText.split('\n')) {
+    if (/^\s+# \S+ will be|^\s+\+ resource |^Plan: |= "|^\s+\+ names/.test(l)) t.ok(text.includes(l), l);
+  }
+  t.notOk(/\(known after apply\)$/m.test(text), 'attributes known only after apply are hidden');
+  t.ok(markers.length === 1);
+});
+
+t.test('keeps every Creation complete line of terraform apply and hides Creating...', async (t) => {
+  const { text, rawText } = await distillCase('752-terraform-apply');
+  for (const l of rawText.split('\n')) {
+    if (/Creation complete|^Apply complete|^names = /.test(l)) t.ok(text.includes(l), l);
+    if (/: Creating\.\.\.$/.test(l)) t.notOk(text.includes(l), `hidden: ${l}`);
+  }
+});
+
+t.test('keeps every changed attribute of a terraform plan that updates in place', async (t) => {
+  const { text, rawText } = await distillCase('753-terraform-plan-change');
+  for (const l of rawText.split('\n')) if (/^\s+~ \S+ .*->|^Plan: |will be updated|must be replaced/.test(l)) t.ok(text.includes(l), l);
+});
+
+t.test('a terraform error comes back unchanged and nothing is counted from its prose', async (t) => {
+  const { r, c } = await distillCase('754-terraform-plan-error', undefined, 1);
+  t.ok(r.output.equals(c.output));
+});
+
+t.test('a docker build without a daemon comes back unchanged', async (t) => {
+  const { r, c } = await distillCase('755-docker-build-no-daemon', undefined, 1);
+  t.ok(r.output.equals(c.output));
+});

@@ -1,0 +1,52 @@
+import t from 'tap';
+import { distillCase } from '../helpers/cases.js';
+
+t.test('hides npm http fetch lines behind one marker and keeps the added line', async (t) => {
+  const { r, text, markers, rawText } = await distillCase('712-npm-ci-loglevel-http');
+  t.equal(r.distiller, 'install');
+  t.notOk(/^npm http fetch GET 200/m.test(text), 'no fetch lines');
+  const fetches = rawText.split('\n').filter((l) => /^npm http fetch GET 200 /.test(l)).length;
+  t.ok(markers.some((m) => m.includes(`${fetches} download, progress and notice lines hidden`)), `the marker counts the ${fetches} fetch lines`);
+  for (const l of rawText.split('\n')) if (/^added \d+ packages|vulnerabilit/.test(l)) t.ok(text.includes(l), l);
+});
+
+t.test('keeps the packages apt-get installs and its summary, hides unpack and setup lines', async (t) => {
+  const { text, rawText } = await distillCase('717-apt-get-install');
+  for (const l of rawText.split('\n')) {
+    if (/^  \S|newly installed|^E:|^W:/.test(l)) t.ok(text.includes(l), l);
+    if (/^(Unpacking|Setting up|Preparing to unpack|Selecting previously) /.test(l)) t.notOk(text.includes(l), `hidden: ${l}`);
+  }
+});
+
+t.test('keeps pip warnings and Successfully installed, hides Collecting and Downloading', async (t) => {
+  const { text, rawText } = await distillCase('714-pip-install');
+  for (const l of rawText.split('\n')) {
+    if (/^(WARNING|ERROR|Successfully installed)/.test(l)) t.ok(text.includes(l), l);
+    if (/^(Collecting|  Downloading) /.test(l)) t.notOk(text.includes(l), `hidden: ${l}`);
+  }
+});
+
+t.test('a repeated pip install keeps only what is not already satisfied', async (t) => {
+  const { text, r } = await distillCase('715-pip-install-again');
+  t.notOk(/Requirement already satisfied/.test(text));
+  t.ok(r.outBytes < r.rawBytes * 0.2);
+});
+
+t.test('a short npm install comes back unchanged', async (t) => {
+  const { r, c } = await distillCase('711-npm-install');
+  t.ok(r.output.equals(c.output));
+});
+
+t.test('a failing install comes back unchanged', async (t) => {
+  for (const [name, code] of [['713-npm-install-missing', 1], ['716-pip-install-missing', 1], ['718-apt-get-install-missing', 100]] as const) {
+    const { r, c } = await distillCase(name, undefined, code);
+    t.ok(r.output.equals(c.output), name);
+  }
+});
+
+t.test('an install output it does not recognise comes back unchanged', async (t) => {
+  // git log output under an npm install command: not one line is a known install line.
+  const { r, c } = await distillCase('703-git-log-oneline', 'npm install');
+  t.equal(r.distiller, 'install');
+  t.ok(r.output.equals(c.output));
+});

@@ -1,0 +1,60 @@
+import t from 'tap';
+import { distillCase } from '../helpers/cases.js';
+import { logTemplate } from '../../lib/distillers/logs.js';
+
+t.test('folds nginx access lines that share a template into one line with a count and a time range', async (t) => {
+  const { r, text, markers, rawText } = await distillCase('741-nginx-access-log');
+  t.equal(r.distiller, 'logs');
+  const health = rawText.split('\n').filter((l) => l.includes('"GET /api/health HTTP/1.1" 200'));
+  t.ok(text.includes(health[0]), 'the first /api/health line stays verbatim');
+  t.ok(markers.some((m) => /^\[omni: \d+ more lines like the one above, \d{2}\/\w{3}\/\d{4}:[\d:]+ \+0000 → /.test(m)), 'a marker with a count and a range');
+  const counted = markers.map((m) => Number(/^\[omni: (\d+) more lines/.exec(m)?.[1] ?? 0)).reduce((a, b) => a + b, 0);
+  const shown = text.split('\n').filter((l) => l.startsWith('127.0.0.1 ')).length;
+  t.equal(counted + shown, rawText.trimEnd().split('\n').length, 'every line is shown or counted');
+  t.ok(r.outBytes < r.rawBytes * 0.3, `${r.outBytes} of ${r.rawBytes}`);
+});
+
+t.test('keeps every 4xx access line verbatim', async (t) => {
+  const { text, rawText } = await distillCase('741-nginx-access-log');
+  const bad = rawText.split('\n').filter((l) => /" (403|404) /.test(l));
+  t.ok(bad.length > 5);
+  for (const l of bad) t.ok(text.includes(l), l);
+});
+
+t.test('keeps every error and warn line of an nginx error log', async (t) => {
+  const { text, rawText } = await distillCase('742-nginx-error-log');
+  for (const l of rawText.split('\n')) if (/\[(error|warn|crit|emerg)\]/.test(l)) t.ok(text.includes(l), l);
+});
+
+t.test('keeps every ERROR and FATAL line of a postgres log', async (t) => {
+  const { text, rawText } = await distillCase('743-postgres-log');
+  const severe = rawText.split('\n').filter((l) => /\b(ERROR|FATAL|PANIC|WARNING):/.test(l));
+  t.ok(severe.length > 0);
+  for (const l of severe) t.ok(text.includes(l), l);
+});
+
+t.test('keeps every dpkg install line and folds the status lines', async (t) => {
+  const { text, rawText, r } = await distillCase('744-dpkg-log');
+  for (const l of rawText.split('\n')) if (/^\S+ \S+ (install|upgrade|remove|purge) /.test(l)) t.ok(text.includes(l), l);
+  t.ok(r.outBytes < r.rawBytes * 0.3);
+});
+
+t.test('keeps the exit line of an npm debug log and folds its cache lines', async (t) => {
+  const { text, r } = await distillCase('745-npm-debug-log');
+  t.match(text, /^\d+ verbose exit 0$/m);
+  t.ok(r.outBytes < r.rawBytes * 0.3);
+});
+
+t.test('one template for lines that differ only in numbers, paths and timestamps', async (t) => {
+  t.equal(
+    logTemplate('2026-11-29 22:34:00 status installed librecode0:amd64 3.6-25'),
+    logTemplate('2026-11-29 22:35:11 status installed sl:amd64 5.02-1+b1'),
+  );
+  t.not(logTemplate('127.0.0.1 - - [29/Nov/2026:22:40:01 +0000] "GET / HTTP/1.1" 200 615'), logTemplate('127.0.0.1 - - [29/Nov/2026:22:40:01 +0000] "GET /api/health HTTP/1.1" 200 12'));
+});
+
+t.test('a log with nothing repeated comes back unchanged', async (t) => {
+  const { r, c } = await distillCase('703-git-log-oneline', 'tail -n 20 app.log');
+  t.equal(r.distiller, 'logs');
+  t.ok(r.output.equals(c.output));
+});

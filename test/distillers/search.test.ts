@@ -1,0 +1,38 @@
+import t from 'tap';
+import { distillCase } from '../helpers/cases.js';
+
+for (const name of ['721-grep-rn', '722-rg']) {
+  t.test(`keeps every match of ${name.slice(4)} grouped by file`, async (t) => {
+    const { r, text, rawText } = await distillCase(name);
+    t.equal(r.distiller, 'search');
+    const out = text.split('\n');
+    const files = new Set<string>();
+    for (const l of rawText.trimEnd().split('\n')) {
+      const m = /^(.+?):(\d+):(.*)$/.exec(l)!;
+      files.add(m[1]);
+      t.ok(out.includes(`  ${m[2]}:${m[3]}`) || out.includes(l), `match ${m[1]}:${m[2]}`);
+    }
+    for (const f of files) t.ok(out.includes(f) || out.some((o) => o.startsWith(`${f}:`)), `file ${f} named`);
+    t.ok(r.outBytes < r.rawBytes, 'the grouping shrinks the output');
+  });
+}
+
+t.test('grep -c output (one line per file) comes back unchanged', async (t) => {
+  const { r, c } = await distillCase('728-grep-count');
+  t.ok(r.output.equals(c.output));
+});
+
+for (const name of ['725-cat-source', '726-head-source', '727-sed-n']) {
+  t.test(`a read (${name.slice(4)}) passes unchanged`, async (t) => {
+    const { r, c } = await distillCase(name);
+    t.equal(r.distiller, 'read');
+    t.ok(r.output.equals(c.output));
+  });
+}
+
+t.test('a read of a file with repeated lines is not folded', async (t) => {
+  // The same bytes as an nginx log, read as a source file: reads are never distilled.
+  const { r, c } = await distillCase('741-nginx-access-log', 'cat fixtures/access.txt');
+  t.equal(r.distiller, 'read');
+  t.ok(r.output.equals(c.output));
+});

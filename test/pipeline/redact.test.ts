@@ -1,0 +1,75 @@
+import t from 'tap';
+import { redactLine } from '../../lib/pipeline/redact.js';
+import { corpusCase } from '../helpers/cases.js';
+
+t.test('redacts a token but leaves passed=3 alone', async (t) => {
+  const rows = corpusCase('734-env-secrets').output.toString('utf8').trimEnd().split('\n');
+  const out = new Map(rows.map((r) => [r.split('=')[0], redactLine(r)]));
+  for (const name of ['DB_PASSWORD', 'GITHUB_TOKEN', 'AWS_SECRET_ACCESS_KEY', 'API_KEY']) {
+    t.equal(out.get(name)!.text, `${name}=***`, name);
+    t.equal(out.get(name)!.count, 1);
+  }
+  for (const name of ['PASS', 'passed', 'PWD', 'NODE_ENV', 'PATH', 'HOME', 'GIT_PAGER']) {
+    const row = rows.find((r) => r.startsWith(`${name}=`))!;
+    t.same(out.get(name), { text: row, count: 0 }, `${name} untouched`);
+  }
+});
+
+t.test('ordinary words that contain pass, key or token are not secrets', async (t) => {
+  for (const line of [
+    'PASS=$((PASS+1))',
+    'pass=10 fail=0',
+    'Tests: 12 passed, 12 total',
+    'TOKENIZER_PATH=/opt/tok',
+    'export KEYBOARD=us',
+    'const tokenCount = tokens.length;',
+    'PASSWORD_MIN_LENGTH=8',
+    'DB_PASSWORD=$DB_PASSWORD_FROM_VAULT',
+    'password: ${{ secrets.DB_PASSWORD }}',
+  ]) t.same(redactLine(line), { text: line, count: 0 }, line);
+});
+
+t.test('redacts assignments, bearer tokens and well-known token shapes', async (t) => {
+  t.same(redactLine('export STRIPE_SECRET_KEY="sk_live_abcdef123456"'), { text: 'export STRIPE_SECRET_KEY="***"', count: 1 });
+  t.same(redactLine('  "api_key": "abc123def456",'), { text: '  "api_key": "***",', count: 1 });
+  t.same(redactLine('db_password: s3cr3t-value'), { text: 'db_password: ***', count: 1 });
+  t.same(redactLine('> Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc'), { text: '> Authorization: Bearer ***', count: 1 });
+  t.same(redactLine('cloning with ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789 now'), { text: 'cloning with *** now', count: 1 });
+  t.same(redactLine('A=1 GITHUB_TOKEN=ghp_x1y2z3 DB_PASSWORD=hunter22'), { text: 'A=1 GITHUB_TOKEN=*** DB_PASSWORD=***', count: 2 });
+});
+
+t.test('masks every line of a private key block and counts the block once', async (t) => {
+  const { spawnSync } = await import('node:child_process');
+  const { RunState } = await import('../../lib/pipeline/stage.js');
+  const { redact } = await import('../../lib/pipeline/redact.js');
+  // A real key, generated now (never stored in the repository).
+  const pem = spawnSync('openssl', ['genpkey', '-algorithm', 'ed25519'], { encoding: 'utf8' }).stdout;
+  t.match(pem, /^-----BEGIN PRIVATE KEY-----\n/);
+  const texts = ['key follows', ...pem.trimEnd().split('\n'), 'done'];
+  const lines = texts.map((text, index) => ({ kind: 'line' as const, text, eol: '\n', tier: 'text' as const, index, end: 0 }));
+  const run = new RunState();
+  const stage = redact(run);
+  const got: string[] = [];
+  stage.on('data', (b: { items: Array<{ out?: string; text: string }> }) => { for (const l of b.items) got.push(l.out ?? l.text); });
+  stage.end({ items: lines, end: 0 });
+  await new Promise((r) => stage.on('end', r));
+  t.same(got, ['key follows', '-----BEGIN PRIVATE KEY-----', ...texts.slice(2, -2).map(() => '***'), '-----END PRIVATE KEY-----', 'done']);
+  t.equal(run.redactions, 1);
+  for (const l of lines) t.equal(l.text, texts[l.index], 'text is never changed');
+});
+
+t.test('a read or a passthrough run is never redacted', async (t) => {
+  const { RunState } = await import('../../lib/pipeline/stage.js');
+  const { redact } = await import('../../lib/pipeline/redact.js');
+  for (const setup of [(r: InstanceType<typeof RunState>) => { r.distiller = 'read'; }, (r: InstanceType<typeof RunState>) => { r.passthrough = 'json'; }]) {
+    const run = new RunState();
+    setup(run);
+    const stage = redact(run);
+    const line = { kind: 'line' as const, text: 'DB_PASSWORD=hunter2-value', eol: '\n', tier: 'text' as const, index: 0, end: 26 };
+    stage.on('data', () => {});
+    stage.end({ items: [line], end: 26 });
+    await new Promise((r) => stage.on('end', r));
+    t.equal(line.out, undefined);
+    t.equal(run.redactions, 0);
+  }
+});
