@@ -152,7 +152,10 @@ interface Distilled {
   changed: boolean;
 }
 
-async function distil(ctx: PipelineContext, text: string, env: NodeJS.ProcessEnv): Promise<Distilled> {
+/** Store work to do on the store the distillation opened (one open per hook call). */
+type AfterDistil = (store: import('../store/open.js').Store, memory: typeof import('../store/memory.js')) => void;
+
+async function distil(ctx: PipelineContext, text: string, env: NodeJS.ProcessEnv, after?: AfterDistil): Promise<Distilled> {
   const [{ distillBuffer }, { LazyStore }] = await Promise.all([import('../pipeline/run.js'), import('./store-access.js')]);
   const store = new LazyStore(env.OMNI_HOME || undefined);
   try {
@@ -196,6 +199,14 @@ async function distil(ctx: PipelineContext, text: string, env: NodeJS.ProcessEnv
         hookLog(env, `ledger record failed: ${(err as Error).message}`);
       }
     }
+    if (after) {
+      try {
+        const s = store.get();
+        if (s) after(s, await import('../store/memory.js'));
+      } catch (err) {
+        hookLog(env, `session memory: ${(err as Error).message}`);
+      }
+    }
     return { output: res.output.toString('utf8'), changed: res.changed };
   } finally {
     store.close();
@@ -235,7 +246,9 @@ async function postBash(p: PostToolUsePayload, env: NodeJS.ProcessEnv): Promise<
   if (persisted && text.endsWith('\n')) text = text.slice(0, -1);
   if (text === '') return '';
 
-  const res = await distil(ctxFor(p, command, 'Bash'), text, env);
+  const cwd = typeof p.cwd === 'string' ? p.cwd : undefined;
+  // A command that succeeds clears its own "last error" in session memory.
+  const res = await distil(ctxFor(p, command, 'Bash'), text, env, cwd ? (s, m) => m.recordSuccess(s, { cwd, command }) : undefined);
   if (!res.changed) return '';
   let out = res.output;
   if (out.endsWith('\n') && !text.endsWith('\n')) out = out.slice(0, -1);
@@ -256,7 +269,10 @@ async function postRead(p: PostToolUsePayload, env: NodeJS.ProcessEnv): Promise<
   if (!isReadTextResponse(r)) return '';
   const content = r.file.content;
   if (content === '') return '';
-  const res = await distil(ctxFor(p, `Read ${r.file.filePath}`, 'Read'), content, env);
+  const cwd = typeof p.cwd === 'string' ? p.cwd : undefined;
+  const path = r.file.filePath;
+  // Hot files for the session-start context.
+  const res = await distil(ctxFor(p, `Read ${path}`, 'Read'), content, env, cwd ? (s, m) => m.recordFileTouch(s, { cwd, path, tool: 'Read' }) : undefined);
   if (!res.changed) return '';
   let out = res.output;
   if (out.endsWith('\n') && !content.endsWith('\n')) out = out.slice(0, -1);
@@ -271,11 +287,10 @@ async function postRead(p: PostToolUsePayload, env: NodeJS.ProcessEnv): Promise<
 
 async function postToolUseFailure(p: BasePayload & { tool_name: string; tool_input: Record<string, unknown>; error: string }, env: NodeJS.ProcessEnv): Promise<string> {
   if (p.tool_name !== 'Bash' || !isBashInput(p.tool_input)) return '';
-  // STORE INTEGRATION POINT (failure memory): record (session_id/agent, command, error head)
-  // for session context, e.g. recordFailure(store, {sessionId, agentId, command, errorHead}).
+  // Failure memory: the project's last active error, for session context.
   await withStore(env, 'recordFailure', {
     sessionId: p.session_id,
-    agentId: agentIdOf(p),
+    agentId: p.agent_id,
     cwd: p.cwd,
     command: p.tool_input.command,
     errorHead: p.error.slice(0, 2000),
@@ -300,12 +315,10 @@ async function preToolUse(p: BasePayload & { tool_name: string; tool_input: Reco
 // Session events: valid, fast, silent until the store's session memory lands.
 
 async function sessionStart(p: BasePayload & { source: string }, env: NodeJS.ProcessEnv): Promise<string> {
-  // STORE INTEGRATION POINT (session context): on startup/resume/clear/compact, fetch
-  // sessionStartContext(store, {sessionId, agentId, cwd, source}) and, when non-empty, return
-  // additionalContextReply('SessionStart', text). On 'compact' and 'clear' also reset the
-  // ledger's "already shown" bookkeeping (forgetSession).
+  // Session context (goal, facts, last error, hot files) as additionalContext. After compact or
+  // clear the agent no longer holds what it was shown: reset the ledger first.
   if (p.source === 'compact' || p.source === 'clear') await forget(env, p.session_id);
-  const text = await withStore(env, 'sessionStart', { sessionId: p.session_id, agentId: agentIdOf(p), cwd: p.cwd, source: p.source });
+  const text = await withStore(env, 'sessionStart', { sessionId: p.session_id, agentId: p.agent_id, cwd: p.cwd, source: p.source });
   if (typeof text === 'string' && text !== '') {
     const { additionalContextReply } = await import('../hosts/claude.js');
     return additionalContextReply('SessionStart', text);
@@ -314,15 +327,13 @@ async function sessionStart(p: BasePayload & { source: string }, env: NodeJS.Pro
 }
 
 async function sessionEnd(p: BasePayload & { reason: string }, env: NodeJS.ProcessEnv): Promise<string> {
-  // STORE INTEGRATION POINT: recordSessionEnd(store, {sessionId, reason}). 1.5 s shared budget:
-  // a quick flush only. JSON output is discarded by the host, so nothing is printed.
-  await withStore(env, 'sessionEnd', { sessionId: p.session_id, agentId: agentIdOf(p), reason: p.reason });
+  // 1.5 s shared budget: a quick flush only. JSON output is discarded by the host.
+  await withStore(env, 'sessionEnd', { sessionId: p.session_id, agentId: p.agent_id, cwd: p.cwd, reason: p.reason });
   return '';
 }
 
 async function preCompact(p: BasePayload & { trigger: string }, env: NodeJS.ProcessEnv): Promise<string> {
-  // PreCompact cannot talk to the model. STORE INTEGRATION POINT: mark the session so the
-  // SessionStart(compact) that follows re-injects context.
+  // PreCompact cannot talk to the model; SessionStart(compact) re-injects context.
   // After compaction the agent no longer holds what it was shown: reset the ledger.
   await forget(env, p.session_id);
   await withStore(env, 'preCompact', { sessionId: p.session_id, agentId: agentIdOf(p), trigger: p.trigger });
@@ -346,17 +357,17 @@ async function forget(env: NodeJS.ProcessEnv, sessionId: string): Promise<void> 
 }
 
 /**
- * The one place the hook door talks to the store's session memory. Until the store helper's
- * functions land this is a no-op; whatever they do, a missing or broken store never breaks a
- * hook (caught, logged, '' reply).
+ * The one place the hook door talks to the store's session memory for session events
+ * (lib/store/events.ts; `storeHandlers` overrides them in tests). A missing or broken store
+ * never breaks a hook: caught, logged, '' reply.
  */
 export type StoreEvent = 'recordFailure' | 'sessionStart' | 'sessionEnd' | 'preCompact';
 export const storeHandlers: Partial<Record<StoreEvent, (env: NodeJS.ProcessEnv, args: Record<string, unknown>) => Promise<unknown>>> = {};
 
 async function withStore(env: NodeJS.ProcessEnv, what: StoreEvent, args: Record<string, unknown>): Promise<unknown> {
-  const h = storeHandlers[what];
-  if (!h) return undefined;
   try {
+    const h = storeHandlers[what] ?? (await import('../store/events.js')).storeEventHandlers[what];
+    if (!h) return undefined;
     return await h(env, args);
   } catch (err) {
     hookLog(env, `store ${what}: ${(err as Error).message}`);
