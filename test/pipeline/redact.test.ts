@@ -1,6 +1,7 @@
 import t from 'tap';
 import { redactLine } from '../../lib/pipeline/redact.js';
 import { corpusCase } from '../helpers/cases.js';
+import type { Line } from '../../lib/pipeline/types.js';
 
 t.test('redacts a token but leaves passed=3 alone', async (t) => {
   const rows = corpusCase('734-env-secrets').output.toString('utf8').trimEnd().split('\n');
@@ -65,7 +66,7 @@ t.test('a read or a passthrough run is never redacted', async (t) => {
     const run = new RunState();
     setup(run);
     const stage = redact(run);
-    const line = { kind: 'line' as const, text: 'DB_PASSWORD=hunter2-value', eol: '\n', tier: 'text' as const, index: 0, end: 26 };
+    const line: Line = { kind: 'line', text: 'DB_PASSWORD=hunter2-value', eol: '\n', tier: 'text', index: 0, end: 26 };
     stage.on('data', () => {});
     stage.end({ items: [line], end: 26 });
     await new Promise((r) => stage.on('end', r));
