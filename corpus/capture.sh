@@ -43,7 +43,10 @@ RUN_ENV=(
   GIT_CONFIG_GLOBAL="$T/gitconfig" GIT_PAGER=cat PAGER=cat
   GOCACHE="$T/gocache" GOPATH="$T/gopath" GOPROXY=off GOFLAGS=-mod=mod GOTOOLCHAIN=local
   CARGO_TERM_PROGRESS_WHEN=never npm_config_update_notifier=false
+  # ignore this machine's own npm/pip settings (no fund/audit, local mirrors)
+  npm_config_userconfig="$T/npmrc" PIP_CONFIG_FILE=/dev/null
 )
+: > "$T/npmrc"
 # run CWD CMD -- run a command in the controlled environment (no capture)
 run() { (cd "$1" && env -i "${RUN_ENV[@]}" bash -c "$2"); }
 
@@ -92,7 +95,7 @@ seen = set()
 out = []
 def emit(s):
     s = s.rstrip()
-    if s.strip() and s not in seen and not any(0xdc80 <= ord(c) <= 0xdcff for c in s):
+    if any(c.isalnum() for c in s) and s not in seen and not any(0xdc80 <= ord(c) <= 0xdcff for c in s):
         seen.add(s); out.append(s)
 for rawline in re.split(r'\r\n|\n|\r', raw):
     line = ANSI.sub('', rawline)
@@ -1043,3 +1046,547 @@ cases_c() {
   capture ctest-output-on-failure test ctest "$P/cmake-calc/build" 'ctest --output-on-failure -R "div|mod"'
   keep_re '\*\*\*Failed' 'tests passed' '^\s+\d+ - \S+ \(Failed\)' 'Errors while running CTest' '^FAIL '
 }
+
+# ---------------------------------------------------------------- installs
+cases_install() {
+  local P=$T/proj
+  mkdir -p "$P/npm-app"
+  cat > "$P/npm-app/package.json" <<'EOF'
+{
+  "name": "legacy-api",
+  "version": "2.3.0",
+  "description": "An older service with a few dated dependencies",
+  "main": "index.js",
+  "scripts": {
+    "start": "node index.js"
+  },
+  "dependencies": {
+    "express": "4.21.2",
+    "glob": "7.2.3",
+    "request": "2.88.2",
+    "uuid": "3.4.0"
+  },
+  "devDependencies": {
+    "rimraf": "3.0.2"
+  },
+  "license": "MIT"
+}
+EOF
+  run "$P/npm-app" 'rm -rf node_modules package-lock.json'
+  capture npm-install-fresh install npm-install "$P/npm-app" 'npm install'
+  keep_re '^npm warn deprecated' '^added \d+ packages' 'looking for funding' 'vulnerabilit' '^npm (warn|error) ' 
+  run "$P/npm-app" 'rm -rf node_modules'
+  capture npm-ci install npm-install "$P/npm-app" 'npm ci'
+  keep_re '^npm warn deprecated' '^added \d+ packages' 'looking for funding' 'vulnerabilit'
+  capture npm-install-etarget install npm-install "$P/npm-app" 'npm install left-pad@99.0.0'
+  keep_re '^npm error' 
+  NPM_DEBUG_LOG=""
+  [[ -n "$CUR" ]] && NPM_DEBUG_LOG=$(grep -o '/[^ ]*_logs/[^ ]*-debug-0\.log' "$CUR/output.txt" | tail -1 || true)
+  # read it at once: npm keeps only the newest 10 logs, other npm runs rotate it away
+  if [[ -n "$NPM_DEBUG_LOG" && -f "$NPM_DEBUG_LOG" ]]; then
+    capture npm-debug-log log npm-debug-log "$T" "cat ${NPM_DEBUG_LOG/#$HOME/\~}"
+    keep_re 'verbose stack' 'error code' 'error notarget' 'verbose exit'
+  fi
+  capture npm-install-e404 install npm-install "$P/npm-app" 'npm install @omni-corpus/definitely-not-a-package'
+  keep_re '^npm error'
+
+  # pip: PyPI is not reachable from this machine; these are the real failures,
+  # plus a real successful install from a locally built wheel.
+  mkdir -p "$P/py-app/greetlib/greetlib"
+  printf 'def greet(name):\n    return f"hello {name}"\n' > "$P/py-app/greetlib/greetlib/__init__.py"
+  printf '[build-system]\nrequires = ["setuptools>=61"]\nbuild-backend = "setuptools.build_meta"\n\n[project]\nname = "greetlib"\nversion = "0.3.1"\ndescription = "Says hello"\n' > "$P/py-app/greetlib/pyproject.toml"
+  printf 'greetlib==0.3.1\nrequests==2.31.0\n' > "$P/py-app/requirements.txt"
+  if [[ ! -d "$P/py-app/dist" ]]; then
+    # build the wheel with whichever python has setuptools+wheel (not captured)
+    local py; for py in /root/.pyenv/shims/python3 /usr/bin/python3; do
+      "$py" -m pip wheel -q --no-deps --no-build-isolation -w "$P/py-app/dist" "$P/py-app/greetlib" >/dev/null 2>&1 && break
+    done
+  fi
+  run "$P/py-app" 'rm -rf .venv && /usr/bin/python3 -m venv .venv'
+  capture pip-externally-managed install pip "$P/py-app" 'pip install requests'
+  keep_re '^error: ' 'externally-managed' '^note: ' '^hint: '
+  capture pip-install-offline install pip "$P/py-app" '.venv/bin/pip install requests'
+  keep_re '^ERROR: ' '^WARNING: Retrying'
+  capture pip-install-local-wheel install pip "$P/py-app" '.venv/bin/pip install --no-index --find-links dist greetlib'
+  keep_re '^Successfully installed' '^Processing '
+  capture pip-install-requirements-fail install pip "$P/py-app" '.venv/bin/pip install --no-index --find-links dist -r requirements.txt'
+  keep_re '^ERROR: ' '^Processing '
+
+  # apt: a real install of a small package (purged first so it really installs)
+  if want apt; then
+    DEBIAN_FRONTEND=noninteractive apt-get purge -y -q cowsay >/dev/null 2>&1 || true
+  fi
+  capture apt-get-install install apt "$T" 'apt-get install -y cowsay'
+  keep_re '^Setting up ' 'newly installed' '^(E|W): '
+  capture apt-get-install-missing install apt "$T" 'apt-get install -y libomni-nonexistent-dev'
+  keep_re '^E: '
+}
+
+# ---------------------------------------------------------------- git repo fixture
+git_repo() {
+  local R=$1
+  [[ -d "$R/.git" ]] && return 0
+  mkdir -p "$R"
+  g() {
+    env -i PATH="$SYS_PATH" HOME="$T/home" TZ=UTC GIT_CONFIG_GLOBAL="$T/gitconfig" \
+      GIT_AUTHOR_NAME="${GIT_AUTHOR_NAME:-Dana Developer}" GIT_AUTHOR_EMAIL="${GIT_AUTHOR_EMAIL:-dana@example.com}" \
+      GIT_COMMITTER_NAME="${GIT_COMMITTER_NAME:-Dana Developer}" GIT_COMMITTER_EMAIL="${GIT_COMMITTER_EMAIL:-dana@example.com}" \
+      GIT_AUTHOR_DATE="${GIT_AUTHOR_DATE:-2024-03-01 00:00:00 +0000}" GIT_COMMITTER_DATE="${GIT_COMMITTER_DATE:-2024-03-01 00:00:00 +0000}" \
+      git -C "$R" "$@"
+  }
+  g init -q -b main
+  local subjects=(
+    "Initial project skeleton"
+    "Add cart model with line items"
+    "Add price formatting helper"
+    "Wire up express-style router"
+    "Add user model and validation"
+    "Fix rounding in cart total"
+    "Add checkout handler"
+    "Add ok_handler health endpoint"
+    "Refactor router to use handler map"
+    "Add inventory service"
+    "Add tests for cart totals"
+    "Fix off-by-one in pagination"
+    "Add coupon support to checkout"
+    "Document environment variables"
+    "Add order history endpoint"
+    "Extract currency module"
+    "Handle empty cart in checkout"
+    "Add rate limiter middleware"
+    "Bump version to 0.4.0"
+    "Add shipping estimator"
+    "Fix timezone bug in order dates"
+    "Add CSV export of orders"
+    "Log slow requests"
+    "Add search handler"
+    "Cache product lookups"
+    "Fix cache invalidation on update"
+    "Add admin guard"
+    "Tidy up error responses"
+    "Add retry to payment client"
+    "Remove dead feature flag code"
+    "Add tax calculation per region"
+    "Fix double charge on retry"
+    "Add metrics endpoint"
+    "Upgrade test fixtures"
+    "Add refund handler"
+    "Validate refund amounts"
+    "Add webhook signature check"
+    "Speed up product search"
+  )
+  local authors=("Dana Developer:dana@example.com" "Lee Maintainer:lee@example.com" "Sam Contributor:sam@example.com")
+  mkdir -p "$R/src/models" "$R/src/handlers" "$R/src/services" "$R/tests" "$R/docs" "$R/.github/workflows" "$R/data" "$R/assets/icons"
+  local i n file a day
+  for i in "${!subjects[@]}"; do
+    n=$((i + 1))
+    case $((n % 5)) in
+      0) file=src/models/model_$((n % 7)).ts ;;
+      1) file=src/handlers/handler_$((n % 6)).ts ;;
+      2) file=src/services/service_$((n % 4)).ts ;;
+      3) file=tests/suite_$((n % 4)).test.ts ;;
+      4) file=docs/notes_$((n % 3)).md ;;
+    esac
+    [[ $n == 8 ]] && file=src/handlers/ok_handler.ts
+    [[ $n == 2 || $n == 6 || $n == 13 || $n == 17 || $n == 31 || $n == 32 ]] && file=src/cart.ts
+    if [[ $file == *.md ]]; then
+      printf '## %s\n\nTODO: expand this section (step %d).\n\n' "${subjects[$i]}" "$n" >> "$R/$file"
+    else
+      printf '// %s\nexport function step%02d(price: number, qty: number): number {\n  // TODO: validate inputs for step %d\n  return price * qty + %d;\n}\n\n' "${subjects[$i]}" "$n" "$n" "$n" >> "$R/$file"
+    fi
+    a=${authors[$((n % 3))]}
+    day=$(printf '%02d' $((1 + n / 2)))
+    g add -A
+    GIT_AUTHOR_NAME=${a%%:*} GIT_AUTHOR_EMAIL=${a#*:} GIT_COMMITTER_NAME=${a%%:*} GIT_COMMITTER_EMAIL=${a#*:} \
+    GIT_AUTHOR_DATE="2024-03-$day 0$((n % 10)):1$((n % 6)):00 +0000" GIT_COMMITTER_DATE="2024-03-$day 0$((n % 10)):1$((n % 6)):00 +0000" \
+      g commit -q -m "${subjects[$i]}" -m "$( ((n % 4 == 0)) && printf 'Part of the checkout rework; see docs/notes for details.\n\nRefs: #%d' $((100 + n)) )"
+    if [[ $n == 30 ]]; then
+      g checkout -q -b feature/refunds
+    fi
+  done
+  # merge the feature branch (subjects 31..38 were committed on it)
+  g checkout -q main
+  printf '# webshop\n\nA tiny shop backend used as a corpus fixture.\n' > "$R/README.md"
+  g add README.md
+  GIT_AUTHOR_DATE="2024-03-21 09:00:00 +0000" GIT_COMMITTER_DATE="2024-03-21 09:00:00 +0000" g commit -q -m "Add README"
+  GIT_AUTHOR_DATE="2024-03-22 10:00:00 +0000" GIT_COMMITTER_DATE="2024-03-22 10:00:00 +0000" g merge -q --no-ff feature/refunds -m "Merge branch 'feature/refunds'"
+  # more files for search/enumeration cases
+  for i in $(seq 1 12); do
+    printf 'import { step%02d } from "../handlers/handler_%d";\n\nexport const price%02d = (qty: number) => step%02d(%d.5, qty); // TODO: currency\n' "$((i % 6 * 5 + 1))" "$((i % 6))" "$i" "$((i % 6 * 5 + 1))" "$i" > "$R/src/models/product_$i.ts"
+  done
+  for i in $(seq 1 140); do printf '<svg xmlns="http://www.w3.org/2000/svg"><!-- icon %d --></svg>\n' "$i" > "$R/assets/icons/icon-$(printf %03d "$i").svg"; done
+  cat > "$R/.github/workflows/ci.yml" <<'EOF'
+name: ci
+on:
+  push:
+    branches: [main]
+  pull_request:
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        node: [18, 20, 22]
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-node@v4
+        with:
+          node-version: ${{ matrix.node }}
+          cache: npm
+      - run: npm ci
+      - run: npm test -- --ci --reporters=default
+      - name: Upload coverage
+        if: matrix.node == 20
+        run: npx codecov --token="${{ secrets.CODECOV_TOKEN }}"
+EOF
+  {
+    echo "order_id,date,customer,region,sku,qty,unit_price,total"
+    for i in $(seq 1 200); do
+      printf '%d,2024-03-%02d,customer-%03d,%s,SKU-%04d,%d,%d.%02d,%d.%02d\n' "$((10000 + i))" "$((1 + i % 28))" "$((i * 37 % 150))" \
+        "$(case $((i % 4)) in 0) echo EU;; 1) echo US;; 2) echo APAC;; 3) echo "\"LATAM, South\"";; esac)" "$((i * 13 % 500))" "$((1 + i % 5))" "$((5 + i % 40))" "$((i * 7 % 100))" "$(((5 + i % 40) * (1 + i % 5)))" "$((i * 7 % 100))"
+    done
+  } > "$R/data/orders.csv"
+  {
+    printf 'timestamp\tservice\tp50_ms\tp99_ms\terrors\n'
+    for i in $(seq 0 119); do printf '2024-03-22T%02d:%02d:00Z\t%s\t%d\t%d\t%d\n' "$((i / 60))" "$((i % 60))" "$(case $((i % 3)) in 0) echo api;; 1) echo worker;; 2) echo gateway;; esac)" "$((20 + i * 7 % 30))" "$((200 + i * 53 % 900))" "$((i % 17 == 0 ? 3 : 0))"; done
+  } > "$R/data/latency.tsv"
+  printf 'node_modules/\ndist/\n*.log\n' > "$R/.gitignore"
+  g add -A
+  GIT_AUTHOR_DATE="2024-03-23 11:00:00 +0000" GIT_COMMITTER_DATE="2024-03-23 11:00:00 +0000" g commit -q -m "Add product models, icons, CI workflow and sample data"
+  # working-tree state for status/diff: staged, modified, deleted, renamed, untracked
+  python3 - "$R/src/cart.ts" <<'EOF'
+import sys
+p = sys.argv[1]
+lines = open(p).read().split('\n')
+lines[1] = lines[1].replace('price: number', 'price: number /* cents */')
+lines[8] = lines[8].replace('return', 'return Math.round(') + ' // rounded'
+lines.insert(20, '  // NOTE: coupons are applied before tax')
+lines[-3] = lines[-3] + ' // FIXME: double-check this path'
+open(p, 'w').write('\n'.join(lines))
+EOF
+  printf '\nexport const RETRY_LIMIT = 3;\n' >> "$R/src/services/service_1.ts"
+  printf '# Changelog\n\n## 0.5.0\n- refunds\n' > "$R/CHANGELOG.md"
+  g add CHANGELOG.md src/services/service_1.ts
+  g mv docs/notes_2.md docs/architecture.md
+  g rm -q tests/suite_2.test.ts
+  printf '\n## Deployment\n\nTODO: describe blue/green rollout.\n' >> "$R/docs/notes_1.md"
+  printf 'export const okStatus = () => ({ ok: true });\n' > "$R/src/handlers/ok_status.ts"
+  printf 'scratch notes\n' > "$R/notes.tmp"
+  printf 'debug output\n' > "$R/server.log"
+}
+
+cases_git() {
+  local R=$T/proj/webshop
+  git_repo "$R"
+  capture git-log git git-log "$R" 'git log -25'
+  keep_re '^commit [0-9a-f]{40}' '^    \S.*$'
+  capture git-log-stat git git-log "$R" 'git log --stat -8'
+  keep_re '^commit [0-9a-f]{40}' '^    \S.*$' '^ \S+.*\|' 'files? changed'
+  capture git-log-oneline git git-log "$R" 'git log --oneline'
+  keep_re '^[0-9a-f]{7,} .*'
+  capture git-log-graph-color git git-log "$R" 'git log --oneline --graph --decorate --color=always -15'
+  keep_re '(?P<k>[0-9a-f]{7}) ' '[0-9a-f]{7} (?:\([^)]*\) )?(?P<k>.*)$'
+  capture git-status git git-status "$R" 'git status'
+  keep_re '^\s+(modified|new file|deleted|renamed):' '^\s+[\w./-]+$' '^On branch' 'Changes'
+  capture git-status-short git git-status "$R" 'git status --short'
+  keep_re '.'
+  capture git-diff git git-diff "$R" 'git diff'
+  keep_re '^diff --git' '^@@' '^[-+](?![-+]{2}).*\S'
+  capture git-diff-staged-stat git git-diff "$R" 'git diff --cached --stat'
+  keep_re '.'
+  capture git-show git git-show "$R" 'git show HEAD~3'
+  keep_re '^commit ' '^    \S.*$' '^diff --git' '^@@' '^[-+](?![-+]{2}).*\S'
+  capture git-blame git git-blame "$R" 'git blame src/cart.ts'
+  keep_re '^\^?[0-9a-f]{7,}.*\) (?P<k>.*\S)'
+  capture git-push-no-remote git git-push "$R" 'git push'
+  keep_re '^fatal:' '^\s+git '
+}
+
+# ---------------------------------------------------------------- search / read / enumeration / structured
+cases_search() {
+  local R=$T/proj/webshop
+  git_repo "$R"
+  capture grep-rn search grep "$R" 'grep -rn "TODO" src docs'
+  keep_re '^(?P<k>[\w./-]+:\d+):'
+  capture grep-rn-color search grep "$R" 'grep -rn --color=always "ok" src/handlers'
+  keep_re '(?P<k>src/handlers/\S+?\.ts)' 
+  capture rg-search search rg "$R" 'rg -n "step0[1-5]"'
+  keep_re '^(?P<k>[\w./-]+:\d+):' '^[\w./-]+\.ts$'
+  capture rg-heading-color search rg "$R" 'rg --color=always --heading -n "Math.round|TODO: currency" src'
+  keep_re '^src/\S+$' '^\d+:' 
+  capture find-ts enumeration find "$R" "find . -name '*.ts'"
+  keep_re '.'
+  capture cat-source read cat "$R" 'cat src/cart.ts'
+  keep_re 'export function' 'FIXME'
+  capture ls-la-big-dir enumeration ls "$R" 'ls -la assets/icons'
+  keep_re '(?P<k>icon-\d+\.svg)$' '^total '
+  capture ls-src enumeration ls "$R" 'ls -R src'
+  keep_re '.'
+  capture tree enumeration tree "$R" 'tree src tests'
+  keep_re '(?P<k>[\w.-]+\.ts)$' 'directories'
+
+  capture cat-yaml structured yaml "$R" 'cat .github/workflows/ci.yml'
+  capture cat-csv structured csv "$R" 'cat data/orders.csv'
+  capture cat-tsv structured tsv "$R" 'cat data/latency.tsv'
+  capture git-log-ndjson structured json "$R" "git log --format='{\"hash\":\"%h\",\"author\":\"%an\",\"date\":\"%aI\",\"subject\":\"%s\"}'"
+  capture head-binary binary binary "$R" 'head -c 2000 /bin/ls'
+}
+
+cases_structured_npm() {
+  local P=$T/proj
+  [[ -d "$P/npm-app/node_modules" ]] || return 0
+  capture cat-package-json structured json "$P/npm-app" 'cat package.json'
+  capture npm-ls-json structured json "$P/npm-app" 'npm ls --json'
+  capture npm-view-json structured json "$P/npm-app" 'npm view left-pad@1.3.0 --json'
+  capture jq-pipe structured json "$P/npm-app" 'cat package.json | jq .dependencies'
+  capture npm-ls-tree enumeration npm-ls "$P/npm-app" 'npm ls'
+  keep_re '(?P<k>[\w@/.-]+@\d[\w.-]*)'
+  capture npm-outdated generic npm-outdated "$P/npm-app" 'npm outdated'
+  keep_re '^\S+\s+\d'
+}
+
+# ---------------------------------------------------------------- logs (nginx, postgres, dpkg, npm) + progress bars
+NGX_PORT=18089
+cases_nginx() {
+  local N=$T/nginx
+  chmod 755 "$T"
+  mkdir -p "$N/logs" "$N/www/static" "$N/www/downloads" "$N/www/private"
+  printf '<!doctype html><title>shop</title><h1>shop</h1>\n' > "$N/www/index.html"
+  printf 'console.log("app");\n' > "$N/www/static/app.js"
+  printf 'body { margin: 0 }\n' > "$N/www/static/style.css"
+  printf 'secret\n' > "$N/www/private/keys.txt"; chmod 600 "$N/www/private/keys.txt"
+  [[ -f "$N/www/downloads/dataset.bin" ]] || head -c 6000000 /dev/urandom > "$N/www/downloads/dataset.bin"
+  chmod -R o+rX "$N/www"; chmod 600 "$N/www/private/keys.txt"
+  cat > "$N/nginx.conf" <<EOF
+worker_processes 1;
+pid $N/nginx.pid;
+error_log $N/logs/error.log notice;
+events { worker_connections 64; }
+http {
+  include /etc/nginx/mime.types;
+  access_log $N/logs/access.log combined;
+  client_body_temp_path $N/tmp_body;
+  proxy_temp_path $N/tmp_proxy;
+  fastcgi_temp_path $N/tmp_fastcgi;
+  uwsgi_temp_path $N/tmp_uwsgi;
+  scgi_temp_path $N/tmp_scgi;
+  server {
+    listen 127.0.0.1:$NGX_PORT;
+    server_name localhost;
+    root $N/www;
+    location /admin { deny all; }
+    location /api/ { proxy_pass http://127.0.0.1:1; }
+  }
+}
+EOF
+  # a deliberately broken config for the `nginx -t` infra case
+  sed 's/worker_connections 64;/worker_connections 64/; s/listen 127.0.0.1:[0-9]*;/listen 127.0.0.1:'"$NGX_PORT"' ssl_bogus;/' "$N/nginx.conf" > "$N/nginx-broken.conf"
+  rm -f "$N/logs/"*.log
+  nginx -c "$N/nginx.conf" -p "$N/" 2>/dev/null
+  local i path agent
+  local paths=(/ /index.html /static/app.js /static/style.css /favicon.ico /api/orders /admin/users /private/keys.txt /static/missing.js /robots.txt)
+  local agents=("Mozilla/5.0 (X11; Linux x86_64) Firefox/126.0" "curl/7.88.1" "Googlebot/2.1 (+http://www.google.com/bot.html)" "kube-probe/1.29")
+  for i in $(seq 0 119); do
+    path=${paths[$((i * 7 % ${#paths[@]}))]}
+    agent=${agents[$((i % 4))]}
+    curl -s -o /dev/null -m 5 -A "$agent" "http://127.0.0.1:$NGX_PORT$path?page=$((i % 9))" || true
+  done
+  curl -s -o /dev/null -m 5 -X POST -d 'user=admin&pass=x' "http://127.0.0.1:$NGX_PORT/login" || true
+  curl -s -o /dev/null -m 5 "http://127.0.0.1:$NGX_PORT/../../etc/passwd" --path-as-is || true
+
+  capture wget-progress-bar generic wget "$N" "wget --progress=bar:force --limit-rate=1500k -O /dev/null http://127.0.0.1:$NGX_PORT/downloads/dataset.bin"
+  keep_re 'saved' 'HTTP request sent' '^Length:'
+  capture curl-progress-bar generic curl "$N" "curl --progress-bar --limit-rate 1500k -o /dev/null http://127.0.0.1:$NGX_PORT/downloads/dataset.bin"
+  capture curl-404 generic curl "$N" "curl -sS -f http://127.0.0.1:$NGX_PORT/static/missing.js"
+  keep_re 'curl: \(\d+\)'
+  capture nginx-t-broken infra nginx "$N" "nginx -t -c $N/nginx-broken.conf"
+  keep_re 'emerg' 'failed'
+  nginx -c "$N/nginx.conf" -p "$N/" -s quit 2>/dev/null || true
+  sleep 1
+  capture nginx-access-log log nginx-log "$N" 'cat logs/access.log'
+  keep_re '" (?:4\d\d|5\d\d) \d+ ' 
+  capture nginx-error-log log nginx-log "$N" 'cat logs/error.log'
+  keep_re '\[(error|crit|alert|emerg|warn)\]'
+}
+
+cases_postgres() {
+  local D=$T/pg bin
+  bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+  chmod 755 "$T"
+  rm -rf "$D"; mkdir -p "$D"; chown postgres:postgres "$D"
+  pgsu() { (cd "$D" && env -i PATH="$bin:$SYS_PATH" TZ=UTC LANG=C.UTF-8 su postgres -s /bin/bash -c "$1"); }
+  pgsu "initdb -D $D/data -A trust -E UTF8 >/dev/null"
+  pgsu "pg_ctl -D $D/data -l $D/server.log -o '-p 55432 -k $D -c log_min_duration_statement=200 -c log_connections=on -c log_disconnections=on' -w start >/dev/null"
+  cat > "$D/app.sql" <<'EOF'
+CREATE TABLE users (id serial PRIMARY KEY, email text UNIQUE NOT NULL, created_at timestamptz DEFAULT now());
+INSERT INTO users (email) VALUES ('ada@example.com'), ('grace@example.com');
+INSERT INTO users (email) VALUES ('ada@example.com');
+SELECT * FROM orders WHERE user_id = 1;
+SELEC email FROM users;
+SELECT 1 / (count(*) - 2) FROM users;
+SELECT pg_sleep(0.3);
+UPDATE users SET email = NULL WHERE id = 2;
+SELECT id, email FROM users ORDER BY id;
+EOF
+  chown postgres "$D/app.sql"
+  capture psql-errors generic psql "$D" "psql -h $D -p 55432 -U postgres -d postgres -f app.sql"
+  keep_re '^psql:' 'ERROR' 'DETAIL'
+  pgsu "pg_ctl -D $D/data -m fast -w stop >/dev/null"
+  chmod 644 "$D/server.log"
+  capture postgres-server-log log postgres-log "$D" 'cat server.log'
+  keep_re 'ERROR:' 'FATAL:' 'PANIC:' 'STATEMENT:' 'DETAIL:' 'duration:'
+}
+
+cases_more_logs() {
+  capture dpkg-log log dpkg-log "$T" 'tail -n 40 /var/log/dpkg.log'
+}
+
+# ---------------------------------------------------------------- enumerations / infra / adversarial
+cases_enum() {
+  # ps aux inside a fresh PID namespace so only processes started here appear
+  capture_ps() {
+    NEXT_ID=$((NEXT_ID + 1)); local id; id=$(printf '%03d-%s' "$NEXT_ID" ps-aux)
+    want "$id" || return 0
+    local d=$CASES/$id; rm -rf "$d"; mkdir -p "$d"
+    printf 'ps aux' > "$d/cmd.txt"; printf 'enumeration' > "$d/kind.txt"; printf 'ps' > "$d/family.txt"
+    local rc=0
+    (cd "$T" && env -i "${RUN_ENV[@]}" unshare -pf --mount-proc bash -c '
+      sleep 300 & sleep 301 &
+      python3 -m http.server 18765 --bind 127.0.0.1 >/dev/null 2>&1 &
+      node -e "setTimeout(() => {}, 60000)" &
+      (while true; do sleep 1; done) &
+      sleep 1
+      ps aux') > "$d/output.txt" 2>&1 < /dev/null || rc=$?
+    printf '%s' "$rc" > "$d/exit_code.txt"; : > "$d/must_keep.txt"; CUR=$d
+    keep_re '^\S+\s+\d+\s+.*\d:\d\d (?P<k>.*\S)' '^USER'
+    log "$id rc=$rc"
+  }
+  capture_ps
+  # env: a controlled environment with fake secrets (none of this machine's variables)
+  local saved=("${RUN_ENV[@]}")
+  RUN_ENV+=(DB_PASSWORD=hunter2 GITHUB_TOKEN=ghp_FAKE0123456789abcdefghijklmnopqrstuv AWS_ACCESS_KEY_ID=AKIAFAKEFAKEFAKE1234
+            AWS_SECRET_ACCESS_KEY=fake/Secret+Key0123456789abcdefghijklmn DATABASE_URL=postgres://app:hunter2@127.0.0.1:5432/shop
+            NODE_ENV=development PORT=3000)
+  capture env-with-secrets enumeration env "$T" 'env'
+  keep_re '^(?P<k>[A-Z_][A-Z0-9_]*)='
+  RUN_ENV=("${saved[@]}")
+}
+
+cases_infra() {
+  local P=$T/proj
+  mkdir -p "$P/dockerapp"
+  printf 'FROM node:20-alpine\nWORKDIR /app\nCOPY package*.json ./\nRUN npm ci --omit=dev\nCOPY . .\nCMD ["node", "index.js"]\n' > "$P/dockerapp/Dockerfile"
+  printf '{ "name": "dockerapp", "version": "1.0.0" }\n' > "$P/dockerapp/package.json"
+  capture docker-ps-no-daemon infra docker "$P/dockerapp" 'docker ps'
+  keep_re '.'
+  capture docker-build-no-daemon infra docker "$P/dockerapp" 'docker build -t shop-api:dev .'
+  keep_re 'ERROR|error|Cannot connect'
+  capture kubectl-get-pods infra kubectl "$P/dockerapp" 'kubectl get pods'
+  keep_re 'refused|error|Unable'
+  capture systemctl-status infra systemctl "$T" 'systemctl status nginx'
+  keep_re '.'
+  capture terraform-missing generic shell "$P/dockerapp" 'terraform plan'
+  keep_re 'not found'
+}
+
+cases_adversarial() {
+  local P=$T/proj
+  # 1. two producers chained: a 500-test jest run, then git status
+  if [[ ! -d "$P/chain-app/.git" ]]; then
+    mkdir -p "$P/chain-app"
+    cp -r "$P/jest-pass/src" "$P/jest-pass/test" "$P/jest-pass/package.json" "$P/chain-app/"
+    link_tools "$P/chain-app"
+    printf 'node_modules\n' > "$P/chain-app/.gitignore"
+    run "$P/chain-app" 'git init -q && git add -A && GIT_AUTHOR_DATE="2024-03-01T00:00:00Z" GIT_COMMITTER_DATE="2024-03-01T00:00:00Z" git commit -q -m init'
+    printf '\n// retry budget\n' >> "$P/chain-app/src/lib.js"
+    printf 'draft\n' > "$P/chain-app/TODO.md"
+  fi
+  capture chain-npm-test-git-status test jest "$P/chain-app" 'npm test && git status'
+  keep_re '^Tests:' '^Test Suites:' '^\s+modified:' '^\s+TODO\.md$' '^On branch'
+  # 2. CRLF line endings
+  mkdir -p "$P/misc"
+  printf 'Release checklist\r\n- bump version\r\n- tag v1.2.0\r\n- ERROR: signing key missing on build agent\r\n- publish\r\n' > "$P/misc/checklist.txt"
+  capture cat-crlf read cat "$P/misc" 'cat checklist.txt'
+  keep_re '.'
+  # 3. invalid UTF-8 (latin-1 bytes) mixed with an error line
+  printf 'id;name;city\n1;Jos\xe9;M\xe1laga\n2;Bj\xf6rn;G\xf6teborg\nerror: row 3 has invalid byte \xff\xfe at column 2\n3;Zo\xeb;Li\xe8ge\n' > "$P/misc/customers-latin1.csv"
+  capture cat-invalid-utf8 read cat "$P/misc" 'cat customers-latin1.csv'
+  keep 'id;name;city' 'error: row 3 has invalid byte '
+  # 4. a test command whose output no parser understands
+  if [[ ! -f "$P/words/package.json" ]]; then
+    mkdir -p "$P/words"
+    printf '{\n  "name": "words",\n  "version": "1.0.0",\n  "scripts": {\n    "test": "node words.js"\n  }\n}\n' > "$P/words/package.json"
+    cat > "$P/words/words.js" <<'EOF'
+// prints pseudo-random words (fixed seed) -- not a test runner at all
+const words = ['amber', 'basalt', 'cobalt', 'delta', 'ember', 'fjord', 'gossamer', 'harbor', 'indigo', 'juniper', 'kelp', 'lumen'];
+let s = 42;
+const rnd = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
+for (let line = 0; line < 40; line++) {
+  const n = 3 + Math.floor(rnd() * 8);
+  console.log(Array.from({ length: n }, () => words[Math.floor(rnd() * words.length)]).join(' '));
+}
+EOF
+  fi
+  capture npm-test-unparseable test npm-test "$P/words" 'npm test'
+  keep_re '^> '
+  # 5. green run whose summary says "0 failed" / "fail 0"
+  capture node-test-tap-pass-zero-failed test node-test "$P/node-pass" 'node --test --test-reporter=tap test/arithmetic.test.js test/pricing.test.js'
+  keep_re '^# (tests|pass|fail)'
+  # 6. grep/find whose paths contain "ok" (must not be mistaken for passing-test lines)
+  capture find-ok-paths enumeration find "$T/proj/webshop" "find src -name '*ok*'"
+  keep_re '.'
+  capture grep-ok-handler search grep "$T/proj/webshop" 'grep -rn "ok" src/handlers'
+  keep_re '^(?P<k>[\w./-]+:\d+):'
+}
+
+# ---------------------------------------------------------------- validation + main
+validate() {
+  python3 - "$CASES" <<'EOF'
+import os, sys
+root = sys.argv[1]
+bad = 0
+for case in sorted(os.listdir(root)):
+    d = os.path.join(root, case)
+    for f in ('cmd.txt', 'output.txt', 'exit_code.txt', 'kind.txt', 'must_keep.txt', 'family.txt'):
+        if not os.path.exists(os.path.join(d, f)):
+            print(f'MISSING {case}/{f}'); bad += 1
+    out = open(os.path.join(d, 'output.txt'), 'rb').read()
+    for line in open(os.path.join(d, 'must_keep.txt'), 'rb').read().split(b'\n'):
+        if line and line not in out:
+            print(f'NOT A SUBSTRING {case}: {line[:80]!r}'); bad += 1
+    if len(out) > 2_000_000:
+        print(f'TOO BIG {case}: {len(out)}'); bad += 1
+print(f'{len(os.listdir(root))} cases, {bad} problems')
+sys.exit(1 if bad else 0)
+EOF
+}
+
+main() {
+  # this script owns case ids 001-699; 7NN cases come from other capture scripts
+  [[ "$ONLY" == "." ]] && rm -rf "${CASES:?}"/[0-6][0-9][0-9]-*
+  install_system_tools
+  cases_js_tests
+  cases_tap
+  cases_pytest
+  cases_cargo
+  cases_go
+  cases_build_js
+  cases_c
+  cases_install
+  cases_git
+  cases_search
+  cases_structured_npm
+  cases_nginx
+  cases_postgres
+  cases_more_logs
+  cases_enum
+  cases_infra
+  cases_adversarial
+  validate
+  log "done: $(ls "$CASES" | wc -l) cases in $CASES (scratch: $T)"
+}
+
+# allow `source capture.sh` for debugging single sections
+if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
+  main
+fi
