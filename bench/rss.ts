@@ -13,7 +13,7 @@ async function peakRss(totalMB: number): Promise<{ mb: number; ms: number }> {
     stdio: ['pipe', 'ignore', 'inherit'], env: { ...process.env, OMNI_HOME: join(dir, 'home') },
   });
   for (const b of mixedLog(totalMB << 20)) {
-    if (!child.stdin.write(b)) await new Promise((r) => child.stdin.once('drain', r));
+    if (!child.stdin.write(b)) await new Promise<void>((r) => child.stdin.once('drain', () => r()));
   }
   child.stdin.end();
   await new Promise((r) => child.on('close', r));

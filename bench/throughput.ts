@@ -9,7 +9,7 @@ const MB = Number(process.env.BENCH_MB ?? 100);
 const dir = mkdtempSync(join(tmpdir(), 'omni-tp-'));
 const file = join(dir, 'mixed.log');
 const ws = createWriteStream(file);
-for (const b of mixedLog(MB << 20)) if (!ws.write(b)) await new Promise((r) => ws.once('drain', r));
+for (const b of mixedLog(MB << 20)) if (!ws.write(b)) await new Promise<void>((r) => ws.once('drain', () => r()));
 await new Promise<void>((r) => ws.end(() => r()));
 const size = statSync(file).size;
 const env = { ...process.env, OMNI_HOME: join(dir, 'home') };
