@@ -104,7 +104,10 @@ export function recognising(run: RunState, rec: Recogniser): Transform {
 
   const onLine = (l: Line, out: Item[]) => {
     const plain = l.plain ?? l.text;
-    const h = l.tier === 'failure' ? null : isBlank(plain) ? (hidden.length ? BLANK : null) : rec.see(l, plain);
+    // Every line is shown to the recogniser (its state and detection need them all), but a
+    // failure line is never hidden.
+    const seen = isBlank(plain) ? (hidden.length ? BLANK : null) : rec.see(l, plain);
+    const h = l.tier === 'failure' ? null : seen;
     if (h) {
       if (!hidden.length) folder.close(out);
       if (h !== BLANK) {

@@ -1,0 +1,40 @@
+import t from 'tap';
+import { corpusCase, keptAll, pipe } from './cases.js';
+
+t.test('tsc diagnostics come back with every location and code frame', async (t) => {
+  for (const name of ['tsc-errors', 'tsc-errors-pretty']) {
+    const d = await pipe(corpusCase(name));
+    t.equal(d.distiller, 'tsc');
+    t.same(keptAll(d, /\S/), [], `${name}: every line kept`);
+  }
+});
+
+t.test('eslint problems are the answer: every row stays', async (t) => {
+  const d = await pipe(corpusCase('eslint-errors'));
+  t.equal(d.distiller, 'eslint');
+  t.same(keptAll(d, /\S/), []);
+});
+
+t.test('gcc errors and warnings keep their file:line, excerpt and the make error', async (t) => {
+  for (const name of ['make-gcc-errors', 'make-gcc-warnings', 'gcc-errors-color']) {
+    const d = await pipe(corpusCase(name));
+    t.equal(d.distiller, 'cc');
+    t.same(keptAll(d, /error|warning|note|\*\*\*|\|/), [], name);
+  }
+});
+
+t.test('cmake configure probes and object steps fold; Built target and done lines stay', async (t) => {
+  const c = corpusCase('cmake-configure-build');
+  const d = await pipe(c, 'cmake --build build');
+  t.equal(d.distiller, 'cc');
+  t.same(keptAll(d, /Built target|Configuring done|Generating done|Build files have been written|compiler identification/), []);
+  t.ok(d.markers.some((m) => /configure checks/.test(m)), 'the Detecting/Check lines fold');
+});
+
+t.test('webpack keeps every warning block, the asset lines and the verdict', async (t) => {
+  for (const name of ['webpack-warnings', 'webpack-error']) {
+    const d = await pipe(corpusCase(name));
+    t.equal(d.distiller, 'bundler');
+    t.same(keptAll(d, /WARNING|ERROR|asset|compiled|Module|error/), [], name);
+  }
+});

@@ -1,0 +1,36 @@
+import t from 'tap';
+import { corpusCase, count, folded, keptAll, pipe } from './cases.js';
+
+t.test('keeps every failing jest test with its expected and received values', async (t) => {
+  const d = await pipe(corpusCase('jest-fail-color'));
+  t.equal(d.distiller, 'jest');
+  for (const s of ['● users › parses age as a number', '-   "age": 36,', '+   "age": "36",', 'Expected: 90', 'Received: 91',
+    "TypeError: Cannot read properties of undefined (reading 'trim')", 'at Object.toEqual (test/users.test.js:41:33)',
+    '✕ parses age as a number', 'Tests:       3 failed, 297 passed, 300 total', 'Test Suites: 2 failed, 4 passed, 6 total']) {
+    t.ok(d.out.includes(s), `keeps ${s}`);
+  }
+  t.same(keptAll(d, /FAIL|PASS|●|✕|Expected|Received|^\s+at /), [], 'no failure, suite or stack line is lost');
+});
+
+t.test('folds the passing jest tests and counts exactly the lines it recognised', async (t) => {
+  const d = await pipe(corpusCase('jest-fail-color'));
+  const passing = count(d.input, /^\s+✓ /);
+  t.ok(passing > 250, `${passing} passing lines in the input`);
+  t.equal(count(d.out, /^\s+✓ /), 0, 'no passing-test line is left');
+  t.equal(folded(d.markers, 'passing tests'), passing, 'the markers count every hidden passing test');
+  t.ok(d.out.length < d.input.length * 0.3, 'the output is a fraction of the input');
+});
+
+t.test('a jest run with nothing to fold comes back unchanged', async (t) => {
+  const d = await pipe(corpusCase('jest-pass'));
+  t.equal(d.changed, false);
+  t.equal(d.markers.length, 0);
+});
+
+t.test('npm test that runs jest is read as jest output', async (t) => {
+  const c = corpusCase('jest-fail-color');
+  const d = await pipe(c, 'cd app && CI=1 npm test');
+  t.equal(d.distiller, 'npm-test');
+  t.equal(folded(d.markers, 'passing tests'), count(d.input, /^\s+✓ /));
+  t.ok(d.out.includes('Tests:       3 failed, 297 passed, 300 total'));
+});

@@ -1,0 +1,17 @@
+import t from 'tap';
+import { corpusCase, count, folded, keptAll, pipe } from './cases.js';
+
+t.test('folds 400 passing mocha tests to the suite headings and the verdict', async (t) => {
+  const d = await pipe(corpusCase('mocha-pass'));
+  t.equal(d.distiller, 'mocha');
+  t.equal(folded(d.markers, 'passing tests'), count(d.input, /^\s+✔ /));
+  t.ok(d.out.includes('400 passing ('));
+  t.same(keptAll(d, /^ {2}[a-z]+$/), [], 'suite headings kept');
+  t.ok(d.out.length < d.input.length * 0.1);
+});
+
+t.test('keeps every numbered mocha failure with its assertion and stack', async (t) => {
+  const d = await pipe(corpusCase('mocha-fail'));
+  t.same(keptAll(d, /^\s+\d+\) |AssertionError|TypeError|^\s+at |failing|passing|^[-+]/), []);
+  t.ok(d.out.includes('91 !== 90'));
+});

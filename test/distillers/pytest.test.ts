@@ -1,0 +1,22 @@
+import t from 'tap';
+import { corpusCase, count, folded, keptAll, pipe } from './cases.js';
+
+t.test('folds 303 verbose PASSED lines to the session header and the verdict', async (t) => {
+  const d = await pipe(corpusCase('pytest-verbose-pass'));
+  t.equal(d.distiller, 'pytest');
+  t.equal(folded(d.markers, 'passing tests'), count(d.input, / PASSED\s+\[/));
+  t.same(keptAll(d, /=+ .*passed.* =+|collected/), []);
+  t.ok(d.out.length < d.input.length * 0.05);
+});
+
+t.test('keeps the FAILURES section, E lines and the short summary of a failing run', async (t) => {
+  const d = await pipe(corpusCase('pytest-fail'));
+  t.same(keptAll(d, /^E |FAILED|failed|^>|\.py:\d+|^_+ |^=+/), []);
+  t.same(keptAll(d, /\[\s*\d+%\]$/), [], 'the per-file progress lines with their F marks stay');
+});
+
+t.test('a collection error comes back with every line of its traceback', async (t) => {
+  const d = await pipe(corpusCase('pytest-collection-error'));
+  t.same(keptAll(d, /\S/), [], 'nothing recognised, nothing hidden');
+  t.equal(d.markers.filter((m) => /passing/.test(m)).length, 0);
+});
