@@ -20,7 +20,7 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { createHash } from 'node:crypto';
 import type { Batch, Item, Line, Marker, PipelineContext } from './types.js';
-import { lineHash, packHashes, ShownSet } from '../store/linehash.js';
+import { lineHash, packHashes, ShownSet, SHOWN_SET_CAP } from '../store/linehash.js';
 
 /** Outputs smaller than this are never folded: the marker is not worth the reader's doubt. */
 export const LEDGER_MIN_OUTPUT_BYTES = 512;
@@ -45,8 +45,8 @@ export const LEDGER_PROJECT_MIN_SAVING_FACTOR = 10;
 export const LEDGER_PROJECT_FOLD_SKIPS_READ = true;
 /** An open run longer than this is decided at once so memory stays bounded while streaming. */
 export const LEDGER_RUN_HOLD_CAP = 4 * 1024 * 1024;
-/** Most line hashes recorded for one delivery. */
-export const LEDGER_DELIVERED_CAP = 1 << 17;
+/** Most line hashes recorded for one delivery: a reader's set holds no more (SHOWN_SET_CAP). */
+export const LEDGER_DELIVERED_CAP = SHOWN_SET_CAP;
 /** Bytes of `[omni: … — omni retrieve 0123456789abcdef]` around the note, for cost checks. */
 const MARKER_FRAME = '[omni:  — omni retrieve 0123456789abcdef]\n';
 

@@ -16,7 +16,7 @@ export const SESSION_ROWS_CAP = 2000;
 /** Newest delivery rows of other sessions of the same project read for the project set. */
 export const PROJECT_ROWS_CAP = 200;
 /** Most hashes in the project set (it only feeds the higher-bar "not shown here" fold). */
-export const PROJECT_SET_CAP = 1 << 16;
+export const PROJECT_SET_CAP = 1 << 14;
 /** Other sessions' deliveries older than this do not count (working-data retention). */
 export const PROJECT_WINDOW_MS = 30 * 24 * 3600 * 1000;
 /** A retrieval makes the next matching payload verbatim if it happened within this window. */

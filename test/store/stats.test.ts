@@ -67,7 +67,9 @@ t.test('pruning stops at its time budget and catches up on the next call', async
   })();
   const first = prune(store, { now, budgetMs: 0.5 });
   t.equal(first.complete, false);
-  t.ok(first.ms < 15, `one call took ${first.ms.toFixed(2)} ms`);
+  // The budget is checked between LIMITed batches, so a spent budget stops after one or two
+  // batches (counts, not wall time: the machine running the tests may be busy).
+  t.ok(first.deleted <= 2 * PRUNE_BATCH, `deleted ${first.deleted} rows in ${first.ms.toFixed(2)} ms`);
   t.ok(count(store, 'runs') > 0, 'rows remain after a spent budget');
   let calls = 1;
   while (!prune(store, { now, budgetMs: 5 }).complete) calls++;
