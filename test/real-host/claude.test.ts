@@ -22,6 +22,7 @@ const READ_LINES = [
 
 const NOISY_JS = `for (let i = 1; i <= 400; i++) console.log('Downloading https://registry.example.org/dep-' + (i % 3) + '.tgz 50%');
 console.log('OMNI_SESSION_ID=' + (process.env.OMNI_SESSION_ID || 'unset'));
+if (process.argv.includes('--fail')) { console.error('Error: 1 test failed: expected 2, got 3'); process.exit(2); }
 `;
 
 const FILES = {
@@ -39,6 +40,7 @@ const SCRIPT = [
   { tool: 'Read', input: { file_path: '{{PROJ}}/fixture.cfg' } }, // 4: a repeat read
   { tool: 'Bash', input: { command: NOISE(3000, 'added 3000 packages in 9s'), description: 'over the cap' } }, // 5
   { tool: 'Bash', input: { command: 'npm test', description: 'run the tests' } }, // 6
+  { tool: 'Bash', input: { command: 'npm test -- --fail', description: 'a failing test run' } }, // 7
   { text: 'All steps done.' },
 ];
 
@@ -156,6 +158,22 @@ t.test('the real Claude Code CLI with omni installed by `omni init`', { skip: ca
     t.match(o.text, /OMNI_SESSION_ID=/, 'the last line is there');
   });
 
+  // Known bug (found by this test, 2026-11-29): when `omni exec` switches to streaming (the
+  // child is slower than the hold window) and its stdout is a file, as under Claude Code's Bash
+  // tool, the last lines of the output are lost, failure line included. Reproduce:
+  //   omni exec 'sleep 0.8 && npm test -- --fail' > out.txt   (out.txt lacks the last lines)
+  // Owner: lib/doors/exec.ts / render streaming path. Drop the todo when it passes.
+  t.test('a failing command the pre-hook rewrote reaches the model verbatim', { todo: process.env.OMNI_STRICT_REAL_HOST ? false : 'omni exec loses the tail of a streamed failing run written to a file' }, async (t) => {
+    const b = seen(base, 7)!;
+    const o = seen(omni, 7)!;
+    summary['2b npm test failing (rewritten)'] = { before: bytes(b.text), after: bytes(o.text) };
+    const norm = (s: string, r: RunResult) => normalise(s, r).replace(/OMNI_SESSION_ID=\S+/, 'OMNI_SESSION_ID=<sid or unset>').replace(/_logs\/\S+-debug-\d+\.log/g, '_logs/<LOG>');
+    t.equal(o.isError, true);
+    t.equal(norm(o.text, omni), norm(b.text, base), 'the same text as without omni, except the session id the wrapper carried');
+    t.match(o.text, /Error: 1 test failed: expected 2, got 3/);
+    if (routeCommand('npm test -- --fail').rewrite) t.match(o.text, new RegExp(`OMNI_SESSION_ID=${omni.sessionId}`), 'it did run under omni exec');
+  });
+
   t.test('the session transcript has no hook error record', async (t) => {
     noHookErrors(t, omni, 'omni run');
   });
@@ -170,15 +188,15 @@ t.test('the real Claude Code CLI with omni installed by `omni init`', { skip: ca
 t.test('permission rules written for the original command still hold with omni installed', { skip: canRun ? false : 'needs the CLI and dist/omni.cjs' }, async (t) => {
   const script = [
     { tool: 'Bash', input: { command: 'npm test', description: 'denied by a rule' } },
-    { tool: 'Bash', input: { command: 'npm run build', description: 'allowed by a rule' } },
+    { tool: 'Bash', input: { command: 'npm run test', description: 'allowed by a user rule' } },
     { tool: 'Bash', input: { command: 'npm install --no-audit', description: 'no rule' } },
-    { tool: 'Bash', input: { command: 'npm run test', description: 'allowed only by an untrusted project' } },
+    { tool: 'Bash', input: { command: 'make', description: 'allowed only by an untrusted project' } },
     { text: 'done' },
   ];
   // The user's committed project settings: what the hook reads (rules passed only with
   // --settings on the command line are invisible to hooks; see docs/claude-code-findings.md).
-  const projectSettings = { permissions: { deny: ['Bash(npm test)'], allow: ['Bash(npm run test)'] } };
-  const userSettings = { permissions: { allow: ['Bash(npm run build)'] } };
+  const projectSettings = { permissions: { deny: ['Bash(npm test)'], allow: ['Bash(make)'] } };
+  const userSettings = { permissions: { allow: ['Bash(npm run test)'] } };
   const [base, omni] = await Promise.all([
     runClaude({ script, withOmni: false, files: FILES, projectSettings, userSettings, permissionMode: 'default', tag: 'pbase' }),
     runClaude({ script, withOmni: true, files: FILES, projectSettings, userSettings, permissionMode: 'default', tag: 'pomni' }),
@@ -199,7 +217,8 @@ t.test('permission rules written for the original command still hold with omni i
   t.test('a command an allow rule matches still runs without a prompt', async (t) => {
     const o = omni.results[1]!;
     t.equal(o.isError, false, `ran: ${o.text.slice(0, 200)}`);
-    t.match(o.text, /OMNI_SESSION_ID=/);
+    if (routeCommand('npm run test').rewrite) t.match(o.text, new RegExp(`OMNI_SESSION_ID=${omni.sessionId}`), 'rewritten into omni exec, approved by omni because the user\'s allow rule matched the original');
+    else t.match(o.text, /OMNI_SESSION_ID=/);
     t.equal(base.results[1]!.isError, false, 'the baseline ran it too');
     t.ok(o.text.length <= base.results[1]!.text.length, `${bytes(base.results[1]!.text)} B -> ${bytes(o.text)} B`);
   });
