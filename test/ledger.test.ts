@@ -100,6 +100,20 @@ t.test('a repeated TypeError line is never folded', async (t) => {
   t.equal(got.text, 'TypeError: x is not a function\n[omni: 20 lines already shown]\nTypeError: x is not a function\n[omni: 20 lines already shown]\n');
 });
 
+t.test('a re-run\'s verdict line is never folded, even inside a repeated run', async (t) => {
+  const store = fresh(t);
+  const body = sourceFile(20, 'ok');
+  const text = body + 'Tests  500 passed (500)\n' + sourceFile(20, 'more');
+  const withTiers = () => linesOf(text).map((l) => (l.text.startsWith('Tests ') ? { ...l, tier: 'signal' as const } : l));
+  for (let i = 0; i < 2; i++) {
+    const shown = loadShown(store, main);
+    const stage = createLedgerStage({ door: 'hook' }, shown);
+    const got = show(await runStage(stage, withTiers()));
+    recordDelivered(store, { ...main, hashes: stage.delivered() });
+    if (i === 1) t.equal(got, '[omni: 20 lines already shown]\nTests  500 passed (500)\n[omni: 20 lines already shown]\n');
+  }
+});
+
 t.test('a tiny output is not folded even when every line was shown', async (t) => {
   const store = fresh(t);
   const text = sourceFile(5);

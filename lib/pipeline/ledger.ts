@@ -1,8 +1,8 @@
 /**
  * The ledger stage: output this reader was already shown comes back as one marker.
  *
- * Input and output chunks are `Batch`es (`{ items, end }`). A run of consecutive `Line`s (never a `failure`
- * line) whose trimmed text this reader was delivered before becomes
+ * Input and output chunks are `Batch`es (`{ items, end }`). A run of consecutive `Line`s (never a
+ * `failure` or `signal` line: a repeated TypeError or a re-run's verdict is the news) whose trimmed text this reader was delivered before becomes
  * `Marker { note: 'N lines already shown', hidden }`; render archives the hidden bytes and
  * appends `— omni retrieve <handle>`. Lines only another session of the same project was
  * shown fold under a higher bar with the note `N lines not shown here (seen in another
@@ -124,7 +124,7 @@ export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | nul
   function deliver(line: Line): void {
     out.push(line);
     emittedAny = true;
-    if (!shown || line.tier === 'failure') return;
+    if (!shown || line.tier === 'failure' || line.tier === 'signal') return;
     const t = (line.plain ?? line.text).trim();
     if (t.length === 0) return;
     lineHash(t, h);
@@ -163,7 +163,10 @@ export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | nul
   }
 
   function stateOf(line: Line): State | 'blank' | null {
-    if (line.tier === 'failure') return null;
+    // Failure lines are never folded (the same TypeError on a re-run is the signal); nor are
+    // signal lines (verdicts, summaries): on the corpus replay, folding them hid re-runs'
+    // "Tests 500 passed" lines. Both end a run.
+    if (line.tier === 'failure' || line.tier === 'signal') return null;
     const t = (line.plain ?? line.text).trim();
     if (t.length === 0) return 'blank';
     lineHash(t, h);
