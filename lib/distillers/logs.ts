@@ -26,6 +26,7 @@ const DPKG_ACTION = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} (install|upgrade|remov
 /** Tokens that vary between lines saying the same thing: numbers, versions, `pkg:arch`, `a:b:c`, URLs,
  * relative paths (`node_modules/x`; absolute request paths like `/api/health` stay apart). */
 const VARIABLE = /\d|\w:\w|:\/\/|^[\w.@-]+\/\S/;
+const DIGITS = /\d+/g;
 /** Folds need this many hidden lines and bytes, or the lines stay where they were. */
 const MIN_HIDDEN = 2;
 const MIN_HIDDEN_BYTES = 120;
@@ -36,7 +37,9 @@ export function logTemplate(text: string): string {
   let key = '';
   for (const tok of t.split(/\s+/)) {
     if (!tok) continue;
-    key += (VARIABLE.test(tok) ? '#' : tok) + ' ';
+    // An absolute path keeps its shape (`/api/orders?page=#` is not `/index.html?page=#`).
+    if (tok.startsWith('/') || tok.startsWith('"/')) key += tok.replace(DIGITS, '#') + ' ';
+    else key += (VARIABLE.test(tok) ? '#' : tok) + ' ';
   }
   return key;
 }

@@ -30,6 +30,8 @@ const KEY_BEGIN = /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY( BLOCK)?-----/;
 const KEY_END = /-----END ([A-Z0-9 ]*)PRIVATE KEY( BLOCK)?-----/;
 /** Values that are references or placeholders, not secrets. */
 const NOT_A_VALUE = /^(\$|\*{3}|<|%|\{\{|xxx+$|null$|none$|true$|false$|undefined$|required$|optional$|string$|\.\.\.)/i;
+/** Code, not a value: `process.env.API_KEY`, `config.token`, `getenv("X")`, `args.password`. */
+const CODE_REF = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)+(\(.*)?$|^[A-Za-z_$][\w$]*\(/;
 
 export interface Redaction {
   text: string;
@@ -42,8 +44,8 @@ export function redactLine(text: string): Redaction {
   let count = 0;
   let t = text.replace(ASSIGN, (m, name: string, sep: string, q: string, value: string) => {
     // `name: value` only at the start of a line (YAML, headers); prose like "Password: wrong" is rare there.
-    if (sep.startsWith(':') && !new RegExp(String.raw`^\s*(-\s+)?["']?` + name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '$').test(text.slice(0, text.indexOf(m) + name.length))) return m;
-    if (NOT_A_VALUE.test(value) || value.length < 3) return m;
+    if (sep.startsWith(':') && !new RegExp(String.raw`^[+-]?\s*(-\s+)?["']?` + name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '$').test(text.slice(0, text.indexOf(m) + name.length))) return m;
+    if (NOT_A_VALUE.test(value) || CODE_REF.test(value) || value.length < 3) return m;
     count++;
     return `${name}${sep}${q}***`;
   });

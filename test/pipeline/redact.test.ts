@@ -27,6 +27,9 @@ t.test('ordinary words that contain pass, key or token are not secrets', async (
     'PASSWORD_MIN_LENGTH=8',
     'DB_PASSWORD=$DB_PASSWORD_FROM_VAULT',
     'password: ${{ secrets.DB_PASSWORD }}',
+    'const API_KEY = process.env.API_KEY;',
+    '  token = getenv("GITHUB_TOKEN")',
+    '  password: string;',
   ]) t.same(redactLine(line), { text: line, count: 0 }, line);
 });
 
@@ -34,6 +37,7 @@ t.test('redacts assignments, bearer tokens and well-known token shapes', async (
   t.same(redactLine('export STRIPE_SECRET_KEY="sk_live_abcdef123456"'), { text: 'export STRIPE_SECRET_KEY="***"', count: 1 });
   t.same(redactLine('  "api_key": "abc123def456",'), { text: '  "api_key": "***",', count: 1 });
   t.same(redactLine('db_password: s3cr3t-value'), { text: 'db_password: ***', count: 1 });
+  t.same(redactLine('+  api_token: 9f8e7d6c5b4a'), { text: '+  api_token: ***', count: 1 });
   t.same(redactLine('> Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc'), { text: '> Authorization: Bearer ***', count: 1 });
   t.same(redactLine('cloning with ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789 now'), { text: 'cloning with *** now', count: 1 });
   t.same(redactLine('A=1 GITHUB_TOKEN=ghp_x1y2z3 DB_PASSWORD=hunter22'), { text: 'A=1 GITHUB_TOKEN=*** DB_PASSWORD=***', count: 2 });
