@@ -22,6 +22,7 @@ import {
   isCursor,
   isObject,
   isOmniOwnCommand,
+  omniExecOriginal,
   isPostToolUse,
   isPostToolUseFailure,
   isPreCompact,
@@ -292,7 +293,8 @@ async function postToolUseFailure(p: BasePayload & { tool_name: string; tool_inp
     sessionId: p.session_id,
     agentId: p.agent_id,
     cwd: p.cwd,
-    command: p.tool_input.command,
+    // The user's command, not omni's wrapper around it.
+    command: omniExecOriginal(p.tool_input.command) ?? p.tool_input.command,
     errorHead: p.error.slice(0, 2000),
     interrupted: (p as { is_interrupt?: boolean }).is_interrupt === true,
   });

@@ -288,6 +288,33 @@ export function omniSubcommand(command: string): string | null {
   return words[i + 1] ?? '';
 }
 
+/**
+ * The original command inside omni's own pre-hook rewrite
+ * (`OMNI_SESSION_ID=… OMNI_AGENT_ID=… <omni> exec '<original>'`), or null.
+ */
+export function omniExecOriginal(command: string): string | null {
+  if (!/^\s*OMNI_SESSION_ID=/.test(command) || omniSubcommand(command) !== 'exec') return null;
+  const i = command.lastIndexOf(' exec ');
+  if (i < 0) return null;
+  const rest = command.slice(i + 6).trim();
+  const words: string[] = [];
+  const wordRe = /\s*(?:'([^']*)'|"([^"]*)"|\\(.)|([^\s'"\\]+))/y;
+  let word = '';
+  let m: RegExpExecArray | null;
+  let last = 0;
+  while ((m = wordRe.exec(rest))) {
+    if (m[0].length === 0) break;
+    if (/^\s/.test(m[0]) && word !== '') {
+      words.push(word);
+      word = '';
+    }
+    word += m[1] ?? m[2] ?? m[3] ?? m[4] ?? '';
+    last = wordRe.lastIndex;
+  }
+  if (word !== '') words.push(word);
+  return last === rest.length && words.length === 1 ? words[0] : null;
+}
+
 /** Commands whose output is omni's own and must never be distilled again. */
 export function isOmniOwnCommand(command: string): boolean {
   const sub = omniSubcommand(command);

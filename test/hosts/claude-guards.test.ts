@@ -177,6 +177,15 @@ t.test('omni\'s own commands are recognised in every spelling the host may run',
   for (const c of ['git diff', 'echo omni retrieve', 'omnibus retrieve', 'omni stats']) t.notOk(G.isOmniOwnCommand(c), c);
 });
 
+t.test('the original command is recovered from omni\'s own rewrite, quotes and all', async (t) => {
+  const { rewriteCommand } = await import('../../lib/doors/prehook-policy.js');
+  for (const orig of ['npm test', "grep -r 'it''s' src", 'echo "a b" \\$HOME', 'make -j4 all']) {
+    t.equal(G.omniExecOriginal(rewriteCommand(orig, 'sess-1', 'main', "/usr/bin/node '/a b/omni.cjs'")), orig, orig);
+  }
+  t.equal(G.omniExecOriginal('npm test'), null);
+  t.equal(G.omniExecOriginal('omni exec npm test'), null, 'not a pre-hook rewrite');
+});
+
 t.test('Cursor\'s duplicate run is detected from the payload or the environment', async (t) => {
   t.ok(G.isCursor({ cursor_version: '1.0' }, {}));
   t.ok(G.isCursor({}, { CURSOR_VERSION: '1.2' }));
