@@ -35,9 +35,12 @@ export function resolveOmniEntry(env: NodeJS.ProcessEnv = process.env, argv1: st
   } catch {
     p = resolve(argv1);
   }
-  if (p.endsWith('.ts')) {
+  // From source (bin/omni.ts) or through npm's bin shim (bin/omni.cjs, which only requires the
+  // bundle): point hooks straight at the bundle, one file less to load per tool call.
+  if (p.endsWith('.ts') || /[\\/]bin[\\/]omni\.cjs$/.test(p)) {
     const bundled = join(dirname(p), '..', 'dist', 'omni.cjs');
-    return existsSync(bundled) ? resolve(bundled) : null;
+    if (existsSync(bundled)) return resolve(bundled);
+    return p.endsWith('.ts') ? null : p;
   }
   return p;
 }
