@@ -85,5 +85,10 @@ t.test('the registry routes the producer, not its wrappers and tails', async (t)
   t.equal(routeCommand('OMNI_PASSTHROUGH=1 npm test').distiller, null);
   t.equal(routeCommand('omni retrieve 0123456789abcdef').distiller, null);
   t.equal(routeCommand('npm test && git status').family, 'generic', 'two producers: generic only');
-  t.equal(routeCommand('ls -la').distiller, 'generic');
+  t.equal(routeCommand('./deploy.sh --dry-run').distiller, 'generic', 'an unknown program gets the generic distiller');
+  const jest = routeCommand('jest').distiller;
+  t.not(jest, 'generic', 'jest has a distiller of its own');
+  t.equal(routeCommand('cd app && CI=1 npx jest --ci').distiller, jest, 'cd, assignments and npx are peeled off');
+  t.equal(routeCommand('npx jest 2>&1 | tail -50').distiller, jest, '| tail keeps the producer');
+  t.equal(routeCommand('npx jest | grep FAIL').distiller, routeCommand('grep FAIL x').distiller, '| grep is owned by grep');
 });
