@@ -65,6 +65,7 @@ export function redact(run: RunState) {
     const shown = l.out ?? l.plain ?? l.text;
     if (inKey) {
       if (KEY_END.test(shown)) { inKey = false; return; }
+      run.redactedBytes += Math.max(0, Buffer.byteLength(shown) - 3);
       l.out = '***';
       return;
     }
@@ -76,6 +77,7 @@ export function redact(run: RunState) {
     if (r.count) {
       l.out = r.text;
       run.redactions += r.count;
+      run.redactedBytes += Math.max(0, Buffer.byteLength(shown) - Buffer.byteLength(r.text));
     }
   };
   return batchStage(run, (batch, push) => {

@@ -22,6 +22,8 @@ export class RunState {
   distiller = 'none';
   /** Secret values the redact stage replaced with `***` (render's note counts them). */
   redactions = 0;
+  /** Bytes those redactions took out of the shown text (so render does not call them colour codes). */
+  redactedBytes = 0;
 
   onStreaming(fn: () => void): void {
     this.listeners.push(fn);
