@@ -1,5 +1,5 @@
 import t from 'tap';
-import { corpusCase, keptAll, pipe } from './cases.js';
+import { corpusCase, count, folded, keptAll, pipe } from './cases.js';
 
 t.test('tsc diagnostics come back with every location and code frame', async (t) => {
   for (const name of ['tsc-errors', 'tsc-errors-pretty']) {
@@ -37,4 +37,12 @@ t.test('webpack keeps every warning block, the asset lines and the verdict', asy
     t.equal(d.distiller, 'bundler');
     t.same(keptAll(d, /WARNING|ERROR|asset|compiled|Module|error/), [], name);
   }
+});
+
+t.test('a recursive make folds directory and compile-command lines and keeps the warning and the link', async (t) => {
+  const d = await pipe(corpusCase('make-recursive-warning'));
+  t.equal(d.distiller, 'cc');
+  t.equal(count(d.out, / -c \S+\.c -o /), 0, 'no compile command left');
+  t.equal(folded(d.markers, 'compile commands'), count(d.input, / -c \S+\.c -o /));
+  t.same(keptAll(d, /warning|\^|^cc -o |^ar rcs|Leaving directory/), []);
 });

@@ -34,3 +34,10 @@ t.test('npm test that runs jest is read as jest output', async (t) => {
   t.equal(folded(d.markers, 'passing tests'), count(d.input, /^\s+✓ /));
   t.ok(d.out.includes('Tests:       3 failed, 297 passed, 300 total'));
 });
+
+t.test('folds 500 passing jest tests to one line per suite and the verdict', async (t) => {
+  const d = await pipe(corpusCase('jest-verbose-pass'));
+  t.equal(folded(d.markers, 'passing tests'), 500);
+  t.same(keptAll(d, /^PASS |^Tests:|^Test Suites:|^Snapshots:|^Time:/), []);
+  t.ok(d.out.length < d.input.length * 0.1, `${d.out.length} of ${d.input.length} bytes`);
+});

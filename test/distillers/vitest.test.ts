@@ -15,3 +15,11 @@ t.test('the per-file vitest lines and the verdict stay on a green run', async (t
   const d = await pipe(corpusCase('vitest-pass'));
   t.same(keptAll(d, /✓ test\/.*\(\d+ tests\)|Test Files|Tests {2}/), []);
 });
+
+t.test('folds 500 passing vitest tests (verbose reporter) to the verdict', async (t) => {
+  const d = await pipe(corpusCase('vitest-verbose-pass'));
+  t.equal(d.distiller, 'vitest');
+  t.equal(folded(d.markers, 'passing tests'), 500);
+  t.same(keptAll(d, /Test Files|Tests {2}|Duration|RUN/), []);
+  t.ok(d.out.length < d.input.length * 0.05);
+});
