@@ -136,12 +136,12 @@ export function sessionStartContext(store: Store, a: { cwd: string; source?: str
   return s;
 }
 
-/** SessionStart: the session row begins (or resumes). One upsert. */
+/** SessionStart: the session row begins, or (resume, compact, clear) is marked running again; `source` keeps how it first started. One upsert. */
 export function recordSessionStart(store: Store, a: { sessionId: string; cwd: string; source?: string; now?: number }): void {
   store
     .stmt(
       `INSERT INTO sessions(session, cwd, source, started) VALUES (?, ?, ?, ?)
-       ON CONFLICT(session) DO UPDATE SET cwd = excluded.cwd, source = excluded.source`,
+       ON CONFLICT(session) DO UPDATE SET cwd = excluded.cwd, ended = NULL`,
     )
     .run(a.sessionId, a.cwd, a.source ?? null, a.now ?? Date.now());
 }
