@@ -162,8 +162,12 @@ cases_install() {
   keep_re '^  [a-z0-9]' 'newly installed' '^E:' '^W:'
   capture 718-apt-get-install-missing install apt "$T" 'apt-get install -y no-such-package-omni-corpus'
   keep_re '^E:'
-  capture 719-yarn-install install yarn "$p" 'rm -rf node_modules package-lock.json && npx -y yarn@1.22.22 install --non-interactive'
+  if want 719; then run "$p" 'rm -rf node_modules package-lock.json yarn.lock'; fi
+  capture 719-yarn-install install yarn "$p" 'npx -y yarn@1.22.22 install --non-interactive'
   keep_re '^warning' '^success' '^Done in' 'error'
+  if want 720; then run "$p" 'rm -rf node_modules package-lock.json yarn.lock pnpm-lock.yaml'; fi
+  capture 720-pnpm-install install pnpm "$p" 'npx -y pnpm@9.15.0 install'
+  keep_re '^Packages: ' '^dependencies:' '^devDependencies:' '^\+ ' 'WARN' 'ERR' '^Done in' 'deprecated'
 }
 
 # ---------------------------------------------------------------- search and reads
