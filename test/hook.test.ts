@@ -93,12 +93,18 @@ t.test('a persisted Bash result is distilled from the full file and the persiste
   t.notOk('persistedOutputSize' in u);
 });
 
-t.test('an unreadable persisted file falls back to the preview in stdout', async (t) => {
+t.test('an unreadable persisted file gets no reply: the host\'s wrapper still says where the full output is', async (t) => {
   const raw = noisyOutput();
   const p = bashPayload('npm install', raw, { persistedOutputPath: join(dir, 'missing.txt'), persistedOutputSize: 1 });
-  const out = await run('post-hook', p);
-  t.not(out, '');
+  t.equal(await run('post-hook', p), '');
   t.match(readFileSync(join(dir, 'omni', 'hook.log'), 'utf8'), /cannot read persistedOutputPath/, 'the reason is in hook.log, not on stdout');
+});
+
+t.test('a tool notice in Bash\'s stderr is kept, moved after the digest', async (t) => {
+  const reply = JSON.parse(await run('post-hook', bashPayload('npm install', noisyOutput(), { stderr: 'Shell cwd was reset to /home/dev/project' })));
+  const u = reply.hookSpecificOutput.updatedToolOutput;
+  t.equal(u.stderr, '');
+  t.ok(u.stdout.endsWith('added 600 packages in 3s\nShell cwd was reset to /home/dev/project'));
 });
 
 t.test('images and background runs are left alone', async (t) => {

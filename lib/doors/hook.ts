@@ -234,13 +234,17 @@ async function postBash(p: PostToolUsePayload, env: NodeJS.ProcessEnv): Promise<
   let text = r.stdout;
   let persisted = false;
   if (typeof r.persistedOutputPath === 'string') {
+    // The payload's stdout is only the first 30,000 characters: distil the whole output from
+    // the file. If it cannot be read, reply nothing: the host's own wrapper at least tells the
+    // model that the output was cut and where the rest is; a digest of the prefix would not.
     try {
       const size = statSync(r.persistedOutputPath).size;
       if (size > MAX_PERSISTED_BYTES) return '';
       text = readFileSync(r.persistedOutputPath, 'utf8');
       persisted = true;
     } catch (err) {
-      hookLog(env, `post-hook: cannot read persistedOutputPath: ${(err as Error).message}; distilling the preview`);
+      hookLog(env, `post-hook: cannot read persistedOutputPath: ${(err as Error).message}; no reply`);
+      return '';
     }
   }
   // The host strips the trailing newline from stdout; do the same with the persisted file.
@@ -254,6 +258,10 @@ async function postBash(p: PostToolUsePayload, env: NodeJS.ProcessEnv): Promise<
   let out = res.output;
   if (out.endsWith('\n') && !text.endsWith('\n')) out = out.slice(0, -1);
   if (!persisted && out === r.stdout && r.stderr === '') return '';
+  // Bash's `stderr` holds the tool's own notices (the command's stderr is already in stdout).
+  // The model sees "<stdout>\n<stderr>"; keep that text, moved into stdout, so the reply's
+  // stderr can be "" without losing a notice.
+  if (r.stderr !== '') out = out === '' ? r.stderr : `${out}\n${r.stderr}`;
   // Persisted output (measured with the real CLI 2.1.332, docs/claude-code-findings.md):
   // keeping persistedOutputPath/Size makes the host show only the first 2 KB of the digest in
   // its <persisted-output> wrapper, pointing at the RAW file; dropping them makes it send the
