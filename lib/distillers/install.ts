@@ -1,4 +1,4 @@
-import type { Item, Line, PipelineContext } from '../pipeline/types.js';
+import type { PipelineContext } from '../pipeline/types.js';
 import type { RunState } from '../pipeline/stage.js';
 import type { DistillerSpec } from './registry.js';
 import { BatchHider, lineDistiller, plural, programOf, subcommand, textOf } from './shared.js';
@@ -53,26 +53,15 @@ function isProgress(t: string): boolean {
 
 function create(_ctx: PipelineContext, run: RunState) {
   const hider = new BatchHider();
-  // pnpm/yarn redraw-style progress: of a run of `Progress:` lines the last one stays.
-  let lastProgress: Line | null = null;
-  const releaseProgress = (out: Item[]) => {
-    if (lastProgress) out.push(lastProgress);
-    lastProgress = null;
-  };
   return lineDistiller(run, {
     line(l, out) {
       const t = textOf(l);
-      if (t.startsWith('Progress: resolved ')) {
-        if (lastProgress && !hider.hide(lastProgress)) out.push(lastProgress);
-        lastProgress = l;
-        return;
-      }
-      releaseProgress(out);
+      // pnpm's `Progress: … , done` is its own summary of the progress lines: it stays.
+      if (t.startsWith('Progress: resolved ') && t.endsWith(', done')) { out.push(l); return; }
       if ((isProgress(t) && hider.hide(l)) || hider.squeezeBlank(l, out)) return;
       out.push(l);
     },
     batchEnd(out) {
-      releaseProgress(out);
       hider.flush(out, (h) => `${plural(h.length, 'download, progress and notice line')} hidden`);
     },
   });

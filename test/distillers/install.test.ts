@@ -50,3 +50,11 @@ t.test('an install output it does not recognise comes back unchanged', async (t)
   t.equal(r.distiller, 'install');
   t.ok(r.output.equals(c.output));
 });
+
+t.test('keeps the pnpm package list and its final Progress line, hides the progress before it', async (t) => {
+  const { text, rawText } = await distillCase('720-pnpm-install');
+  for (const l of rawText.split('\n')) {
+    if (/^(Packages: |\+ |Done in|dependencies:|devDependencies:)|, done$/.test(l)) t.ok(text.includes(l), l);
+    if (/^Progress: .*added \d+$/.test(l)) t.notOk(text.includes(l), `hidden: ${l}`);
+  }
+});
