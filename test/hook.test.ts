@@ -215,3 +215,46 @@ t.test('the pre-hook does not rewrite a command a deny or ask rule matches, and 
   const other = decidePreHook(prePayload('npm install', 'default', proj), env);
   t.equal(other.rewrite, false, 'default mode without an allow rule: left alone (the host would refuse or prompt for the wrapper)');
 });
+
+t.test('fuzzed payloads never crash the hook: every answer is nothing or one valid reply for its event', async (t) => {
+  const { readdirSync } = await import('node:fs');
+  const { PostToolUseBashReply: BashR, PostToolUseReadReply: ReadR, PreToolUseReply: PreR, AdditionalContextReply: CtxR } = await import('../lib/hosts/claude-schemas.js');
+  const names = readdirSync(SAMPLES).filter((n) => n.endsWith('.json') && !n.includes('.reply.') && !n.includes('.transcript.') && !n.includes('persisted') && !n.includes('token-capped'));
+  let seed = 7;
+  const r = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const weird = [null, 0, -1, '', 'x', true, [], {}, { a: [1] }, 'Bash', 'PostToolUse', '\u0000'];
+  const fresh = { ...env, OMNI_HOME: mkdtempSync(join(tmpdir(), 'omni-hook-fuzz-')) };
+  let replies = 0;
+  for (let i = 0; i < 150; i++) {
+    const p = sample(names[i % names.length]);
+    const stack: Record<string, unknown>[] = [p];
+    for (const k of ['tool_input', 'tool_response']) if (p[k] && typeof p[k] === 'object') stack.push(p[k]);
+    for (let j = 0; j < 1 + Math.floor(r() * 3); j++) {
+      const o = stack[Math.floor(r() * stack.length)];
+      const keys = Object.keys(o);
+      const k = keys[Math.floor(r() * keys.length)];
+      if (k === undefined) continue;
+      if (r() < 0.3) delete o[k];
+      else o[k] = JSON.parse(JSON.stringify(weird[Math.floor(r() * weird.length)]));
+    }
+    if (r() < 0.5 && p.tool_response && typeof p.tool_response === 'object' && typeof (p.tool_response as { stdout?: unknown }).stdout === 'string') {
+      (p.tool_response as { stdout: string }).stdout = noisyOutput();
+    }
+    const name = ['hook', 'post-hook', 'pre-hook', 'post-hook-failure', 'session-start'][i % 5];
+    let out: string;
+    try {
+      out = await run(name, p, fresh);
+    } catch (err) {
+      t.fail(`runHook threw on variant ${i}: ${(err as Error).message}`);
+      continue;
+    }
+    if (out === '') continue;
+    replies++;
+    const reply = JSON.parse(out);
+    const ev = reply.hookSpecificOutput?.hookEventName;
+    t.equal(ev, p.hook_event_name, `variant ${i}: the reply names the payload's event`);
+    const ok = [BashR, ReadR, PreR, CtxR].some((s) => s.safeParse(reply).success);
+    t.ok(ok, `variant ${i}: the reply matches a host schema`);
+  }
+  t.comment(`${replies} of 150 fuzzed payloads got a reply`);
+});
