@@ -1,7 +1,7 @@
 import type { PipelineContext } from '../pipeline/types.js';
 import type { RunState } from '../pipeline/stage.js';
 import type { DistillerSpec } from './registry.js';
-import { BatchHider, identity, lineDistiller, plural, producerArgv, programOf, subcommand, textOf } from './shared.js';
+import { hideRecognised, identity, producerArgv, programOf, subcommand } from './shared.js';
 
 /*
  * Infra: terraform plan/apply (resource lines, attribute changes and the Plan/Apply
@@ -34,26 +34,13 @@ const DOCKER_NOISE: RegExp[] = [
   /^Sending build context to Docker daemon\s+[\d.]+[kMG]?B$/,
 ];
 
-function noiseStage(run: RunState, patterns: RegExp[], noun: string) {
-  const hider = new BatchHider();
-  return lineDistiller(run, {
-    line(l, out) {
-      if (hider.squeezeBlank(l, out)) return;
-      const t = textOf(l);
-      for (const re of patterns) if (re.test(t)) { if (hider.hide(l)) return; break; }
-      out.push(l);
-    },
-    batchEnd(out) {
-      hider.flush(out, (h) => `${plural(h.length, noun)} hidden`);
-    },
-  });
-}
+const matcher = (patterns: RegExp[]) => (t: string) => patterns.some((re) => re.test(t));
 
 function create(ctx: PipelineContext, run: RunState) {
   const argv = producerArgv(ctx.command);
   const p = programOf(argv);
-  if (p === 'terraform' || p === 'tofu') return noiseStage(run, TERRAFORM_NOISE, 'refresh, progress and legend line');
-  if (p === 'docker' || p === 'podman' || p === 'buildah') return noiseStage(run, DOCKER_NOISE, 'layer, cache and export progress line');
+  if (p === 'terraform' || p === 'tofu') return hideRecognised(run, matcher(TERRAFORM_NOISE), 'refresh, progress and legend line');
+  if (p === 'docker' || p === 'podman' || p === 'buildah') return hideRecognised(run, matcher(DOCKER_NOISE), 'layer, cache and export progress line');
   return identity(run);
 }
 

@@ -1,7 +1,7 @@
 import type { PipelineContext } from '../pipeline/types.js';
 import type { RunState } from '../pipeline/stage.js';
 import type { DistillerSpec } from './registry.js';
-import { BatchHider, lineDistiller, plural, programOf, subcommand, textOf } from './shared.js';
+import { hideRecognised, programOf, subcommand, textOf } from './shared.js';
 
 /*
  * Package managers: npm, pnpm, yarn, pip, apt-get. Download, fetch, progress, unpack and
@@ -52,19 +52,8 @@ function isProgress(t: string): boolean {
 }
 
 function create(_ctx: PipelineContext, run: RunState) {
-  const hider = new BatchHider();
-  return lineDistiller(run, {
-    line(l, out) {
-      const t = textOf(l);
-      // pnpm's `Progress: … , done` is its own summary of the progress lines: it stays.
-      if (t.startsWith('Progress: resolved ') && t.endsWith(', done')) { out.push(l); return; }
-      if ((isProgress(t) && hider.hide(l)) || hider.squeezeBlank(l, out)) return;
-      out.push(l);
-    },
-    batchEnd(out) {
-      hider.flush(out, (h) => `${plural(h.length, 'download, progress and notice line')} hidden`);
-    },
-  });
+  // pnpm's `Progress: … , done` is its own summary of the progress lines: it stays.
+  return hideRecognised(run, (t) => isProgress(t) && !(t.startsWith('Progress: ') && t.endsWith(', done')), 'download, progress and notice line');
 }
 
 const PIP_SUBS = new Set(['install', 'download', 'uninstall', 'wheel']);

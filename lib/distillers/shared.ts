@@ -96,6 +96,23 @@ export class BatchHider {
   }
 }
 
+/**
+ * The common family shape: lines a family's patterns recognise as removable (never a
+ * failure line) go behind one marker per batch; so does a blank line left doubled by them.
+ */
+export function hideRecognised(run: RunState, isRemovable: (text: string) => boolean, noun: string) {
+  const hider = new BatchHider();
+  return lineDistiller(run, {
+    line(l, out) {
+      if ((isRemovable(textOf(l)) && hider.hide(l)) || hider.squeezeBlank(l, out)) return;
+      out.push(l);
+    },
+    batchEnd(out) {
+      hider.flush(out, (h) => `${plural(h.length, noun)} hidden`);
+    },
+  });
+}
+
 /** `n thing` / `n things`. */
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
