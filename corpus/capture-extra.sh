@@ -121,6 +121,27 @@ case_jest_vitest() {
   keep_re '^ *Test Files' '^ *Tests  '
 }
 
+case_bun() {
+  [[ "506-bun-test-pass 507-bun-test-fail" =~ $ONLY ]] || return 0
+  if [[ ! -x "$TOOLS/node_modules/.bin/bun" ]]; then
+    mkdir -p "$TOOLS"; run "$TOOLS" 'npm install --no-audit --no-fund --loglevel=error bun@1 >/dev/null'
+  fi
+  js_suite "$T/bun-pass" jest 10 50
+  capture 506-bun-test-pass test bun-test "$T/bun-pass" 'bun test'
+  keep_re '^ *[0-9]+ pass' '^ *[0-9]+ fail' '^Ran [0-9]+ tests'
+  js_suite "$T/bun-fail" jest 6 50
+  cat > "$T/bun-fail/test/pricing.test.js" <<'EOF'
+const { add, clamp } = require('../src/lib');
+describe('pricing', () => {
+  test('adds tax to 100', () => { expect(add(100, 19)).toBe(120); });
+  test('clamps a negative total', () => { expect(clamp(-5, 0, 100)).toEqual({ total: 0 }); });
+  test('adds 1 and 1', () => { expect(add(1, 1)).toBe(2); });
+});
+EOF
+  capture 507-bun-test-fail test bun-test "$T/bun-fail" 'bun test'
+  keep_re '^ *[0-9]+ pass' '^ *[0-9]+ fail' '^Ran [0-9]+ tests' '^\(fail\)' '^ *(Expected|Received)' 'error: expect'
+}
+
 case_cmake() {
   local p=$T/cmake-many
   c_sources "$p/src" geo 24
@@ -179,6 +200,7 @@ case_cargo() {
 }
 
 case_jest_vitest
+case_bun
 case_cmake
 case_make
 case_cargo

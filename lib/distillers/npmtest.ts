@@ -8,6 +8,7 @@ import { NODE_TEST_FAMILY } from './nodetest.js';
 import { PYTEST_FAMILY } from './pytest.js';
 import { GO_TEST_FAMILY } from './gotest.js';
 import { CARGO_TEST_FAMILY } from './cargo.js';
+import { BUN_TEST_FAMILY } from './bun.js';
 
 /*
  * `npm test`, `yarn test`, `pnpm test`: the command does not say which runner runs, so the
@@ -15,7 +16,7 @@ import { CARGO_TEST_FAMILY } from './cargo.js';
  * `PASS `, vitest's `RUN v3`, `TAP version`, …) picks that family's recogniser; lines before
  * the choice pass through, and output no family recognises is only treated generically.
  */
-const RUNNERS: Family[] = [TAP_FAMILY, JEST_FAMILY, VITEST_FAMILY, MOCHA_FAMILY, NODE_TEST_FAMILY, PYTEST_FAMILY, GO_TEST_FAMILY, CARGO_TEST_FAMILY];
+const RUNNERS: Family[] = [TAP_FAMILY, JEST_FAMILY, VITEST_FAMILY, MOCHA_FAMILY, NODE_TEST_FAMILY, PYTEST_FAMILY, GO_TEST_FAMILY, CARGO_TEST_FAMILY, BUN_TEST_FAMILY];
 
 const NPM_TEST_FAMILY: Family = {
   name: 'npm-test',

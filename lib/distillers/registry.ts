@@ -3,6 +3,7 @@ import type { Line, PipelineContext } from '../pipeline/types.js';
 import type { RunState } from '../pipeline/stage.js';
 import { analyzeCommand, basename, peelWrappers, producerCount, type CommandAnalysis } from '../command/parse.js';
 import { generic } from './generic.js';
+import { BUN_TEST } from './bun.js';
 import { CC } from './cc.js';
 import { BUNDLER } from './webpack.js';
 import { TSC } from './tsc.js';
@@ -45,6 +46,7 @@ const GENERIC: DistillerSpec = { name: 'generic', family: 'generic', create: gen
 
 /** Registered distillers, most specific first. Adding one is one import and one line. */
 export const DISTILLERS: DistillerSpec[] = [
+  BUN_TEST,
   CC,
   BUNDLER,
   TSC,
