@@ -20,7 +20,7 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { createHash } from 'node:crypto';
 import type { Batch, Item, Line, Marker, PipelineContext } from './types.js';
-import { lineHash, packHashes, ShownSet, SHOWN_SET_CAP } from '../store/linehash.js';
+import { lineHash, packHashes, ShownSet, SHOWN_SET_CAP, type HashLookup } from '../store/linehash.js';
 
 /** Outputs smaller than this are never folded: the marker is not worth the reader's doubt. */
 export const LEDGER_MIN_OUTPUT_BYTES = 512;
@@ -54,8 +54,8 @@ export const noteAlreadyShown = (n: number): string => `${n} lines already shown
 export const noteNotShownHere = (n: number): string => `${n} lines not shown here (seen in another session)`;
 
 export interface LedgerShown {
-  session: ShownSet;
-  project: ShownSet;
+  session: HashLookup;
+  project: HashLookup;
   /** Handles recently pulled with `omni retrieve` (delivered verbatim once). */
   retrieved?: ReadonlySet<string>;
 }

@@ -6,10 +6,10 @@
  *
  * performance.md: one row per line makes inserts cost seconds, so each delivery is ONE row
  * holding a packed blob of 64-bit line hashes (linehash.ts). Loading is bounded: the newest
- * rows only, merged into fixed-size ShownSets.
+ * rows only, merged into bounded sorted sets (SortedHashSet).
  */
 import type { Store } from './open.js';
-import { ShownSet, SHOWN_SET_CAP } from './linehash.js';
+import { SortedHashSet, SHOWN_SET_CAP, type HashLookup } from './linehash.js';
 
 /** Newest delivery rows read for this reader's own set. */
 export const SESSION_ROWS_CAP = 2000;
@@ -32,10 +32,10 @@ export interface ReaderScope {
 }
 
 export interface Shown {
-  /** Lines this reader (session/agent) was delivered since its last reset. */
-  session: ShownSet;
+  /** Lines this reader (session/agent) was delivered since its last reset (newest SHOWN_SET_CAP). */
+  session: HashLookup;
   /** Lines other sessions of the same cwd were delivered (recent rows only). */
-  project: ShownSet;
+  project: HashLookup;
   /** Archive handles pulled with `omni retrieve` recently and not yet delivered verbatim. */
   retrieved: Set<string>;
 }
@@ -77,14 +77,12 @@ export function loadShown(store: Store, scope: ReaderScope & { now?: number }): 
   const own = store
     .stmt('SELECT hashes FROM deliveries WHERE session = ? AND agent = ? AND id > ? ORDER BY id DESC LIMIT ?')
     .all(scope.sessionId, agentOf(scope), reset?.upto ?? 0, SESSION_ROWS_CAP) as { hashes: Buffer }[];
-  const session = new ShownSet(Math.min(SHOWN_SET_CAP, own.reduce((a, r) => a + r.hashes.byteLength / 8, 0)));
-  for (const r of own) session.addPacked(r.hashes);
+  const session = new SortedHashSet(own.map((r) => r.hashes), SHOWN_SET_CAP);
 
   const others = store
     .stmt('SELECT hashes FROM deliveries WHERE cwd = ? AND session <> ? AND at > ? ORDER BY id DESC LIMIT ?')
     .all(scope.cwd, scope.sessionId, now - PROJECT_WINDOW_MS, PROJECT_ROWS_CAP) as { hashes: Buffer }[];
-  const project = new ShownSet(Math.min(PROJECT_SET_CAP, others.reduce((a, r) => a + r.hashes.byteLength / 8, 0)));
-  for (const r of others) project.addPacked(r.hashes);
+  const project = new SortedHashSet(others.map((r) => r.hashes), PROJECT_SET_CAP);
 
   const rows = store
     .stmt('SELECT handle FROM retrievals WHERE at > ? AND consumed = 0 ORDER BY id DESC LIMIT ?')
