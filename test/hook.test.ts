@@ -209,9 +209,16 @@ t.test('the pre-hook does not rewrite a command a deny or ask rule matches, and 
   writeFileSync(join(proj, '.claude', 'settings.json'), JSON.stringify({ permissions: { deny: ['Bash(npm test)'], ask: ['Bash(npm run lint:*)'], allow: ['Bash(npm run build:*)'] } }));
   t.equal(decidePreHook(prePayload('npm test', 'bypassPermissions', proj), env).rewrite, false, 'deny rule');
   t.equal(decidePreHook(prePayload('npm run lint -- --fix', 'bypassPermissions', proj), env).rewrite, false, 'ask rule');
-  const build = decidePreHook(prePayload('npm run build', 'default', proj), env);
-  if (build.rewrite) t.equal(build.decision, 'allow', 'allow rule matched the original');
-  else t.match(build.reason, /allow-list|not distilled/);
+  mkdirSync(join(home, '.claude'), { recursive: true });
+  writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash(npm run test)'] } }));
+  const allowed = decidePreHook(prePayload('npm run test', 'default', proj), env);
+  t.equal(allowed.rewrite, true, `the user's allow rule matched the original (${allowed.reason})`);
+  if (allowed.rewrite) {
+    t.equal(allowed.decision, 'allow');
+    t.equal(JSON.parse(allowed.reply).hookSpecificOutput.permissionDecision, 'allow');
+  }
+  t.equal(decidePreHook(prePayload('npm run test', 'plan', proj), env).rewrite, false, 'plan mode: never');
+  t.equal(decidePreHook(prePayload('npm run build:prod', 'default', proj), env).rewrite, false, 'an allow rule in an untrusted project does not count');
   const other = decidePreHook(prePayload('npm install', 'default', proj), env);
   t.equal(other.rewrite, false, 'default mode without an allow rule: left alone (the host would refuse or prompt for the wrapper)');
 });

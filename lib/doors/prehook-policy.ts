@@ -108,6 +108,11 @@ export function decidePreHook(p: PreToolUsePayload, env: NodeJS.ProcessEnv): Pre
   // The registry's allow-list: only noisy families are worth a wrapper.
   if (!route.rewrite) return { rewrite: false, reason: `not on the rewrite allow-list: ${route.reason}` };
 
+  // Plan mode (and any mode omni does not know) has its own restrictions: stay out of it.
+  const mode = p.permission_mode ?? '';
+  if (!['default', 'acceptEdits', 'dontAsk', 'auto', 'bypassPermissions'].includes(mode)) {
+    return { rewrite: false, reason: `permission mode ${mode || '(none)'}` };
+  }
   const cliRules = env.OMNI_IGNORE_HOST_ARGS === '1' ? null : hostCommandLineRules();
   if (cliRules) return { rewrite: false, reason: `the host was started with ${cliRules}: rules a hook cannot see` };
   const rules = loadPermissionRules([env.CLAUDE_PROJECT_DIR, p.cwd], env);
