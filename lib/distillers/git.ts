@@ -22,6 +22,29 @@ const HUNK = /^@@@? -\d+(,\d+)? \+\d+(,\d+)? @@@?/;
 const INDEX = /^index [0-9a-f]+\.\.[0-9a-f]+( \d{6})?$/;
 const BLAME = /^(\^?[0-9a-f]{7,40}) ((?:\S+ )?\((.*?) +(\d+)\)) (.*)$/;
 
+/** Pure: stat entries as one list; consecutive files of one directory share it once. */
+export function statList(entries: Array<[string, string, string] | RegExpExecArray>): string {
+  const parts: string[] = [];
+  let dir: string | null = null;
+  let group: string[] = [];
+  const close = () => {
+    if (dir === null) return;
+    parts.push(group.length > 1 ? `${dir}{${group.join(', ')}}` : `${dir}${group[0]}`);
+    group = [];
+  };
+  for (const e of entries) {
+    const path = e[1];
+    const cut = path.lastIndexOf('/') + 1;
+    const d = path.slice(0, cut);
+    // `{…}` in a rename (`a/{x => y}`) keeps its own line form.
+    if (d !== dir || path.includes('{')) { close(); dir = d; }
+    group.push(`${path.slice(cut)} (${e[2]})`);
+    if (path.includes('{')) { close(); dir = null; }
+  }
+  close();
+  return parts.join(', ');
+}
+
 /** One line per commit: `commit <hash>` prints `<short> <subject>`; the rest is hidden. */
 function logHandler(): LineHandler {
   const hider = new BatchHider();
@@ -32,9 +55,8 @@ function logHandler(): LineHandler {
   let stat: Line[] = [];
   const flushStat = (out: Item[]) => {
     if (!stat.length) return;
-    // Every file of the stat stays, on one line: `  path (N), path (N)`.
-    const files = stat.map((l) => { const m = STAT.exec(textOf(l))!; return `${m[1]} (${m[2]})`; });
-    hider.condense(stat[0], `    ${files.join(', ')}`);
+    // Every file of the stat stays, on one line: `path (N), dir/{a (N), b (N)}`.
+    hider.condense(stat[0], `    ${statList(stat.map((l) => STAT.exec(textOf(l))!))}`);
     out.push(stat[0]);
     for (const l of stat.slice(1)) if (!hider.hide(l)) out.push(l);
     stat = [];

@@ -1,5 +1,10 @@
 import t from 'tap';
 import { distillCase } from '../helpers/cases.js';
+import { statList } from '../../lib/distillers/git.js';
+
+t.test('lists the files of one directory under it once', async (t) => {
+  t.equal(statList([['', 'src/a.js', '4'], ['', 'src/b.js', '1'], ['', 'README.md', '2'], ['', 'docs/{old => new}/x.md', '0']]), 'src/{a.js (4), b.js (1)}, README.md (2), docs/{old => new}/x.md (0)');
+});
 
 t.test('keeps every commit of git log on one line', async (t) => {
   const { r, text, markers, rawText } = await distillCase('701-git-log');
@@ -14,7 +19,12 @@ t.test('keeps every commit of git log on one line', async (t) => {
 
 t.test('keeps every file of git log --stat in condensed form', async (t) => {
   const { text, rawText } = await distillCase('702-git-log-stat');
-  for (const [, path, n] of rawText.matchAll(/^ (\S+)\s+\| (\d+) /gm)) t.ok(text.includes(`${path} (${n})`), `${path} (${n})`);
+  for (const [, path, n] of rawText.matchAll(/^ (\S+)\s+\| (\d+) /gm)) {
+    const cut = path.lastIndexOf('/') + 1;
+    const dir = path.slice(0, cut);
+    const file = `${path.slice(cut)} (${n})`;
+    t.ok(text.includes(`${path} (${n})`) || new RegExp(`${dir.replace(/[.]/g, '\\.')}\\{[^}]*\\b${file.replace(/[.()]/g, '\\$&')}`).test(text), `${path} (${n})`);
+  }
   for (const [line] of rawText.matchAll(/^ \d+ files? changed.*$/gm)) t.ok(text.includes(line), 'summary line kept');
 });
 
