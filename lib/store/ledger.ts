@@ -74,15 +74,28 @@ export function recordDelivered(
 export function loadShown(store: Store, scope: ReaderScope & { now?: number }): Shown {
   const now = scope.now ?? Date.now();
   const reset = store.stmt('SELECT upto FROM resets WHERE session = ?').get(scope.sessionId) as { upto: number } | undefined;
-  const own = store
-    .stmt('SELECT hashes FROM deliveries WHERE session = ? AND agent = ? AND id > ? ORDER BY id DESC LIMIT ?')
-    .all(scope.sessionId, agentOf(scope), reset?.upto ?? 0, SESSION_ROWS_CAP) as { hashes: Buffer }[];
-  const session = new SortedHashSet(own.map((r) => r.hashes), SHOWN_SET_CAP);
+  // Newest first, stopping once the cap is reached (iterate: rows past it are never read).
+  const own: Buffer[] = [];
+  let total = 0;
+  for (const r of store
+    .stmt('SELECT n, hashes FROM deliveries WHERE session = ? AND agent = ? AND id > ? ORDER BY id DESC LIMIT ?')
+    .iterate(scope.sessionId, agentOf(scope), reset?.upto ?? 0, SESSION_ROWS_CAP) as IterableIterator<{ n: number; hashes: Buffer }>) {
+    own.push(r.hashes);
+    total += r.n;
+    if (total >= SHOWN_SET_CAP) break;
+  }
+  const session = new SortedHashSet(own, SHOWN_SET_CAP);
 
-  const others = store
-    .stmt('SELECT hashes FROM deliveries WHERE cwd = ? AND session <> ? AND at > ? ORDER BY id DESC LIMIT ?')
-    .all(scope.cwd, scope.sessionId, now - PROJECT_WINDOW_MS, PROJECT_ROWS_CAP) as { hashes: Buffer }[];
-  const project = new SortedHashSet(others.map((r) => r.hashes), PROJECT_SET_CAP);
+  const others: Buffer[] = [];
+  let ototal = 0;
+  for (const r of store
+    .stmt('SELECT n, hashes FROM deliveries WHERE cwd = ? AND session <> ? AND at > ? ORDER BY id DESC LIMIT ?')
+    .iterate(scope.cwd, scope.sessionId, now - PROJECT_WINDOW_MS, PROJECT_ROWS_CAP) as IterableIterator<{ n: number; hashes: Buffer }>) {
+    others.push(r.hashes);
+    ototal += r.n;
+    if (ototal >= PROJECT_SET_CAP) break;
+  }
+  const project = new SortedHashSet(others, PROJECT_SET_CAP);
 
   const rows = store
     .stmt('SELECT handle FROM retrievals WHERE at > ? AND consumed = 0 ORDER BY id DESC LIMIT ?')
