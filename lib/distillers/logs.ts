@@ -9,7 +9,7 @@ import { lineDistiller, programOf, shareMatching, subcommand, textOf } from './s
  * with a digit, a `a:b` pair or a URL one placeholder) fold into their first occurrence plus one
  * marker with the count and the range of timestamps. Every ERROR / FATAL / PANIC / WARN /
  * CRIT line and every failure line stays verbatim where it was, and folds never reach
- * across it. Access-log lines with a 4xx/5xx status and dpkg install/upgrade/remove lines
+ * across it. Access-log lines with a 4xx/5xx status and dpkg action and final-state lines
  * stay verbatim where they were too (folds of other lines may run past them).
  */
 
@@ -21,8 +21,8 @@ const TIMESTAMP = new RegExp([
 ].join('|'));
 const SEVERE = /\b(ERROR|FATAL|PANIC|WARN|WARNING|CRIT|CRITICAL|ALERT|EMERG|SEVERE)\b|\[(error|warn|crit|alert|emerg)\]|\b(error|warn|warning|fatal|panic)\b/i;
 const ACCESS_STATUS = /"[A-Z]+ \S+ HTTP\/[\d.]+" ([45]\d\d) /;
-/** dpkg.log: what was installed, upgraded or removed is the answer; status lines fold. */
-const DPKG_ACTION = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} (install|upgrade|remove|purge) /;
+/** dpkg.log: what was installed, upgraded or removed, and each package's final state, is the answer; the other status lines fold. */
+const DPKG_ACTION = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} (install|upgrade|remove|purge|status installed|status not-installed) /;
 /** Tokens that vary between lines saying the same thing: numbers, versions, `pkg:arch`, `a:b:c`, URLs,
  * relative paths (`node_modules/x`; absolute request paths like `/api/health` stay apart). */
 const VARIABLE = /\d|\w:\w|:\/\/|^[\w.@-]+\/\S/;
