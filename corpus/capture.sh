@@ -1037,7 +1037,8 @@ cases_c() {
   capture make-gcc-errors build make "$P/c-broken" 'make'
   keep_re 'error:' 'warning:' '^make: \*\*\*' '^make\[\d+\]: \*\*\*'
   capture gcc-errors-color build gcc "$P/c-broken" 'gcc -Wall -Wextra -Iinclude -fdiagnostics-color=always -c src/strbuf.c -o /dev/null'
-  keep_re '(?P<k>src/strbuf\.c:\d+:\d+)' '(?P<k>error: .*)' 
+  keep_re '(?P<k>src/strbuf\.c:\d+:\d+)'
+  keep 'error:' 'warning:' 'undeclared (first use in this function)' 'implicit declaration of function'
   run "$P/cmake-calc" 'rm -rf build'
   capture cmake-configure-build build cmake "$P/cmake-calc" 'cmake -S . -B build && cmake --build build'
   keep_re '^-- Build files have been written' '^-- Configuring done' '^-- Generating done' '\[100%\] Built target' 'Built target'
@@ -1439,6 +1440,7 @@ EOF
 
 cases_more_logs() {
   capture dpkg-log log dpkg-log "$T" 'tail -n 40 /var/log/dpkg.log'
+  keep_re ' status installed cowsay' ' install cowsay' ' remove cowsay' ' purge cowsay'
 }
 
 # ---------------------------------------------------------------- enumerations / infra / adversarial
@@ -1485,8 +1487,9 @@ cases_infra() {
   keep_re 'refused|error|Unable'
   capture systemctl-status infra systemctl "$T" 'systemctl status nginx'
   keep_re '.'
-  capture terraform-missing generic shell "$P/dockerapp" 'terraform plan'
-  keep_re 'not found'
+  # terraform is on this machine (/usr/local/bin); in an empty dir plan fails for real
+  capture terraform-plan-empty-dir infra terraform "$P/dockerapp" 'terraform plan'
+  keep_re 'Error: ' 'No configuration files' 'not found'
 }
 
 cases_adversarial() {
@@ -1539,6 +1542,117 @@ EOF
   keep_re '^(?P<k>[\w./-]+:\d+):'
 }
 
+# ---------------------------------------------------------------- later additions (kept last so earlier ids stay stable)
+cases_extra() {
+  local P=$T/proj
+  # go build / go vet failures
+  if [[ ! -d "$P/go-broken" ]]; then
+    go_module "$P/go-broken" 0
+    rm -f "$P/go-broken/"*/*_test.go
+    cat > "$P/go-broken/cart/discount.go" <<'EOF'
+package cart
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Discount applies a percentage to the cart total.
+func Discount(items []Item, pct float64) int {
+	total := Total(items)
+	return total * (1 - pct/100)
+}
+
+func describe(items []Item) string {
+	return fmt.Sprintf("%d items", itemCount)
+}
+EOF
+    go_module "$P/go-vet" 0
+    rm -f "$P/go-vet/"*/*_test.go
+    cat > "$P/go-vet/cart/report.go" <<'EOF'
+package cart
+
+import "fmt"
+
+// Report prints a summary line for the cart.
+func Report(items []Item) {
+	fmt.Printf("%d items, total %s cents\n", len(items), Total(items))
+	fmt.Println("done", "%v")
+}
+EOF
+  fi
+  capture go-build-error build go-build "$P/go-broken" 'go build ./...'
+  keep_re '^#' '^\S+\.go:\d+:\d+: .*'
+  capture go-vet lint go-vet "$P/go-vet" 'go vet ./...'
+  keep_re '^#' '\.go:\d+:\d+: .*'
+
+  # cargo clippy on the warning-carrying workspace
+  capture cargo-clippy lint clippy "$P/rs-ok" 'cargo clippy'
+  keep_re '^warning' '^error' '^\s*--> (?P<k>\S+:\d+:\d+)' '^\s*Finished '
+
+  # vite production build
+  if [[ ! -d "$P/vite-app" ]]; then
+    mkdir -p "$P/vite-app/src"
+    printf '{ "name": "vite-app", "version": "0.0.1", "private": true, "type": "module" }\n' > "$P/vite-app/package.json"
+    printf '<!doctype html>\n<html><head><title>vite app</title><link rel="stylesheet" href="/src/style.css"></head>\n<body><div id="app"></div><script type="module" src="/src/main.js"></script></body></html>\n' > "$P/vite-app/index.html"
+    printf 'import { chart } from "./chart.js";\ndocument.querySelector("#app").textContent = chart(12);\n' > "$P/vite-app/src/main.js"
+    cp "$P/webpack-app/src/chart.js" "$P/vite-app/src/chart.js"
+    printf 'body { font-family: sans-serif; margin: 2rem; }\n#app { color: #333; }\n' > "$P/vite-app/src/style.css"
+    link_tools "$P/vite-app"
+  fi
+  capture vite-build build vite "$P/vite-app" 'npx vite build'
+  keep_re 'built in' 'dist/' '^\(!\)' 'modules transformed'
+
+  # terraform with only the built-in provider (no registry download needed)
+  if [[ ! -d "$P/tf" ]]; then
+    mkdir -p "$P/tf" "$P/tf-broken"
+    cat > "$P/tf/main.tf" <<'EOF'
+variable "environment" {
+  type    = string
+  default = "staging"
+}
+
+locals {
+  services = ["api", "worker", "scheduler"]
+}
+
+resource "terraform_data" "service" {
+  for_each = toset(local.services)
+  input = {
+    name        = each.key
+    environment = var.environment
+    replicas    = each.key == "api" ? 3 : 1
+  }
+}
+
+resource "terraform_data" "release" {
+  input            = "v1.4.2"
+  triggers_replace = [for s in terraform_data.service : s.id]
+}
+
+output "service_names" {
+  value = [for s in terraform_data.service : s.input.name]
+}
+EOF
+    cat > "$P/tf-broken/main.tf" <<'EOF'
+resource "terraform_data" "release" {
+  input = var.release_tag
+  triggers_replace = [terraform_data.missing.id]
+}
+
+output "tag" {
+  value = terraform_data.release.outputt
+}
+EOF
+    run "$P/tf" 'terraform init -input=false >/dev/null 2>&1 || true'
+    run "$P/tf-broken" 'terraform init -input=false >/dev/null 2>&1 || true'
+  fi
+  capture terraform-plan infra terraform "$P/tf" 'terraform plan -input=false'
+  keep_re '^\s*# terraform_data\.' '^Plan: ' 'Error'
+  capture terraform-validate-errors infra terraform "$P/tf-broken" 'terraform validate'
+  keep_re 'Error: ' 'on main\.tf line \d+' 'Reference to undeclared' 'Unsupported attribute'
+}
+
 # ---------------------------------------------------------------- validation + main
 validate() {
   python3 - "$CASES" <<'EOF'
@@ -1582,6 +1696,7 @@ main() {
   cases_enum
   cases_infra
   cases_adversarial
+  cases_extra
   validate
   log "done: $(ls "$CASES" | wc -l) cases in $CASES (scratch: $T)"
 }
