@@ -159,7 +159,7 @@ cases_install() {
   keep_re 'ERROR'
   if want 717; then run "$T" 'apt-get remove -y -q cowsay fortune-mod fortunes-min figlet sl >/dev/null 2>&1; apt-get autoremove -y -q >/dev/null 2>&1; true'; fi
   capture 717-apt-get-install install apt "$T" 'apt-get install -y cowsay fortune-mod figlet sl'
-  keep_re '^  [a-z0-9]' 'newly installed' '^E:' '^W:'
+  keep_re '^  [a-z0-9]' '^Setting up ' 'newly installed' '^E:' '^W:'
   capture 718-apt-get-install-missing install apt "$T" 'apt-get install -y no-such-package-omni-corpus'
   keep_re '^E:'
   if want 719; then run "$p" 'rm -rf node_modules package-lock.json yarn.lock'; fi

@@ -6,8 +6,9 @@ import { hideRecognised, programOf, subcommand, textOf } from './shared.js';
 /*
  * Package managers: npm, pnpm, yarn, pip, apt-get. Download, fetch, progress, unpack and
  * funding lines go behind one marker per batch. Errors, warnings, conflicts, the list of
- * packages apt will install and the final `added N packages` / `Successfully installed`
- * / `N newly installed` lines stay verbatim (they match none of the patterns below).
+ * packages apt will install, apt's `Setting up <pkg>` outcome lines and the final `added N
+ * packages` / `Successfully installed` / `N newly installed` lines stay verbatim (they
+ * match none of the patterns below).
  */
 const PROGRESS: RegExp[] = [
   // npm (--loglevel http/verbose/silly) and the funding notice
@@ -36,7 +37,6 @@ const PROGRESS: RegExp[] = [
   /^\(Reading database \.\.\.( \d+%| \d+ files and directories currently installed\.\))?$/,
   /^Preparing to unpack \S+ \.\.\.$/,
   /^Unpacking \S+ \(.*\)( over \(.*\))? \.\.\.$/,
-  /^Setting up \S+ \(.*\) \.\.\.$/,
   /^Processing triggers for \S+ \(.*\) \.\.\.$/,
   // needrestart after apt-get: the all-clear lines (anything it does restart stays)
   /^No (services|containers) need to be restarted\.$/,
