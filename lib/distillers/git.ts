@@ -191,13 +191,22 @@ function create(ctx: PipelineContext, run: RunState) {
   return identity(run);
 }
 
-const GIT_SUBS = new Set(['log', 'whatchanged', 'status', 'diff', 'show', 'blame', 'annotate']);
+const GIT_SUBS = new Set(['log', 'whatchanged', 'reflog', 'diff', 'show', 'blame', 'annotate']);
 
+/** git log/diff/show/blame: noisy enough for a pre-hook rewrite. */
 export const GIT: DistillerSpec = {
   name: 'git',
   family: 'git',
   matches: (argv) => programOf(argv) === 'git' && GIT_SUBS.has(subcommand(argv)),
   sniff: (head) => head.length > 0 && COMMIT.test(textOf(head[0])) && head.slice(1, 4).some((l) => /^Author: /.test(textOf(l))),
   rewrite: true,
+  create,
+};
+
+/** git status is an enumeration (every path stays; only hints go): never rewritten. */
+export const GIT_STATUS: DistillerSpec = {
+  name: 'git-status',
+  family: 'git',
+  matches: (argv) => programOf(argv) === 'git' && subcommand(argv) === 'status',
   create,
 };

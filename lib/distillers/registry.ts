@@ -8,7 +8,7 @@ import { CC } from './cc.js';
 import { BUNDLER } from './webpack.js';
 import { TSC } from './tsc.js';
 import { ESLINT } from './eslint.js';
-import { GIT } from './git.js';
+import { GIT, GIT_STATUS } from './git.js';
 import { INSTALL } from './install.js';
 import { LOGS } from './logs.js';
 import { SEARCH, READ } from './search.js';
@@ -63,6 +63,7 @@ export const DISTILLERS: DistillerSpec[] = [
   CTEST,
   NPM_TEST,
   GIT,
+  GIT_STATUS,
   INSTALL,
   LOGS,
   SEARCH,
