@@ -1,13 +1,13 @@
 import { familySpec, isSubcommand, LEAD, PASSED, type Family, type Recogniser } from './runner.js';
 
 /*
- * cargo: `test x ... ok` lines (unit, integration and doc-tests) are passing tests, and
- * `running N tests` is their lead-in. Runs of progress lines (`Compiling x v0.1.0`,
+ * cargo: `test x ... ok` lines (unit, integration and doc-tests; nextest's `PASS [0.01s] x`)
+ * are passing tests, and `running N tests` is their lead-in. Runs of progress lines (`Compiling x v0.1.0`,
  * `Checking`, `Downloaded`, …) fold to their first and last line. Warnings and errors with
  * their `-->` locations and code excerpts, `Running …` binary headings, failure sections,
  * `test result:` lines and `Finished` stay.
  */
-const TEST_OK = /^test \S.* \.\.\. ok\s*$/;
+const TEST_OK = /^test \S.* \.\.\. ok\s*$|^\s+PASS \[\s*[\d.]+s\] \S/;
 const RUNNING = /^running \d+ tests?\s*$/;
 const PROGRESS = /^\s+(Compiling|Checking|Downloaded|Downloading|Fresh|Documenting|Updating|Locking|Adding|Blocking) \S/;
 

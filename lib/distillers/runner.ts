@@ -59,8 +59,9 @@ const MIN_HIDDEN_LINES = 2;
 const MIN_HIDDEN_BYTES = 80;
 
 /** Lines that are blank after trimming. */
+const NON_BLANK = /\S/;
 export function isBlank(plain: string): boolean {
-  return plain.trim() === '';
+  return !NON_BLANK.test(plain);
 }
 
 /** Sniff over the first lines: does any line look like this family's? */
@@ -242,6 +243,9 @@ export function toolOf(argv: string[]): string {
   if ((p === 'pnpm' || p === 'yarn' || p === 'bun') && a[1] && !a[1].startsWith('-')) {
     if (a[1] === 'exec' || a[1] === 'x' || a[1] === 'dlx') a = a.slice(2);
     else if (a[1] !== 'run' && a[1] !== 'test') a = a.slice(1);
+  } else if ((p === 'uv' || p === 'poetry' || p === 'pipenv' || p === 'pdm' || p === 'hatch') && a[1] === 'run') {
+    a = a.slice(2);
+    while (a.length && a[0].startsWith('-')) a = a.slice(1);
   } else if (p === 'npm' && a[1] === 'exec') {
     a = a.slice(2);
     while (a.length && a[0].startsWith('-')) a = a.slice(1);
