@@ -74,3 +74,11 @@ t.test('a failing git command comes back unchanged', async (t) => {
   const { r, c } = await distillCase('706-git-log-bad-revision', undefined, 128);
   t.ok(r.output.equals(c.output));
 });
+
+t.test('omni pipe without a command sniffs git log output', async (t) => {
+  const { distill } = await import('../helpers/omni.js');
+  const { corpusCase } = await import('../helpers/cases.js');
+  const r = await distill(corpusCase('701-git-log').output, { door: 'pipe' });
+  t.equal(r.distiller, 'git');
+  t.ok(r.outBytes < r.rawBytes * 0.4);
+});

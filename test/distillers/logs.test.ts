@@ -60,3 +60,12 @@ t.test('a log with nothing repeated comes back unchanged', async (t) => {
   t.equal(r.distiller, 'logs');
   t.ok(r.output.equals(c.output));
 });
+
+t.test('omni pipe without a command sniffs a server log and folds it', async (t) => {
+  const { distill } = await import('../helpers/omni.js');
+  const { corpusCase } = await import('../helpers/cases.js');
+  const c = corpusCase('743-postgres-log');
+  const r = await distill(c.output, { door: 'pipe' });
+  t.equal(r.distiller, 'logs');
+  t.ok(r.outBytes < r.rawBytes * 0.3);
+});
