@@ -1,0 +1,52 @@
+import t from 'tap';
+import { routeCommand } from '../../lib/distillers/registry.js';
+
+t.test('test runners are routed by the program they run, behind wrappers and package runners', async (t) => {
+  const cases: Array<[string, string]> = [
+    ['npx jest --verbose', 'jest'],
+    ['yarn jest --ci', 'jest'],
+    ['./node_modules/.bin/jest', 'jest'],
+    ['pnpm vitest run', 'vitest'],
+    ['pnpm exec vitest', 'vitest'],
+    ['npx mocha', 'mocha'],
+    ['npx tap', 'tap'],
+    ['node --test --test-reporter=spec', 'node-test'],
+    ['python3 -m pytest -q', 'pytest'],
+    ['uv run pytest', 'pytest'],
+    ['go test -v ./...', 'go-test'],
+    ['cargo test', 'cargo-test'],
+    ['cargo nextest run', 'cargo-test'],
+    ['bun test', 'bun-test'],
+    ['ctest --output-on-failure', 'ctest'],
+  ];
+  for (const [cmd, want] of cases) t.equal(routeCommand(cmd).distiller, want, cmd);
+});
+
+t.test('npm test and friends do not say which runner runs: the content decides', async (t) => {
+  for (const cmd of ['npm test', 'npm run test', 'npm t', 'yarn test', 'pnpm test', 'bun run test', 'cd web && CI=1 npm test', 'npm run test:unit']) {
+    t.equal(routeCommand(cmd).distiller, 'npm-test', cmd);
+  }
+  t.equal(routeCommand('npm test | tail -20').distiller, 'npm-test', '| tail keeps the producer');
+  t.not(routeCommand('npm test | grep FAIL').distiller, 'npm-test', '| grep owns its output');
+});
+
+t.test('builds, type-checkers and linters', async (t) => {
+  const cases: Array<[string, string]> = [
+    ['cargo build --release', 'cargo-build'],
+    ['cargo clippy', 'cargo-build'],
+    ['make -j8', 'cc'],
+    ['cmake --build build', 'cc'],
+    ['npx tsc --noEmit', 'tsc'],
+    ['npx eslint src', 'eslint'],
+    ['npx webpack --mode production', 'bundler'],
+    ['npx esbuild src/app.ts --bundle', 'bundler'],
+  ];
+  for (const [cmd, want] of cases) t.equal(routeCommand(cmd).distiller, want, cmd);
+  t.equal(routeCommand('cargo run').distiller, 'generic', 'cargo run prints the program\'s output');
+});
+
+t.test('test runners and builds may be rewritten by the pre-hook; piped ones may not', async (t) => {
+  t.equal(routeCommand('npx jest').rewrite, true);
+  t.equal(routeCommand('cargo build').rewrite, true);
+  t.equal(routeCommand('npx jest | tail -5').rewrite, false);
+});
