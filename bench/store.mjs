@@ -85,20 +85,33 @@ const big = tmp('omni-bench-big-');
 }
 
 // --- 1. open cost in a fresh process -----------------------------------------------------
-const F = wall(['-e', '0']);
 const script = (home) => `const S=require(${JSON.stringify(lib)});const s=S.openStore({home:${JSON.stringify(home)}});` +
   `const sh=S.loadShown(s,{sessionId:'bench-session',cwd:'/proj/1'});S.recordDelivered(s,{sessionId:'bench-session-w'+process.pid,cwd:'/proj/1',hashes:Buffer.alloc(80,1)});s.close();`;
 const openOnly = (home) => `const S=require(${JSON.stringify(lib)});S.openStore({home:${JSON.stringify(home)}}).close();`;
 const requireOnly = `require(${JSON.stringify(lib)})`;
-const rows = [
-  ['node -e 0 (F)', F],
-  ['require the store bundle', wall(['-e', requireOnly])],
-  ['open + close, fresh store', wall(['-e', openOnly(fresh)])],
-  [`open + close, ${MB} MB store`, wall(['-e', openOnly(big)])],
-  ['open + loadShown + recordDelivered, fresh', wall(['-e', script(fresh)])],
-  [`open + loadShown + recordDelivered, ${MB} MB`, wall(['-e', script(big)])],
-];
-console.log('\n## process cost (median of 15, NODE_EXTRA_CA_CERTS unset)\n');
+// Cases run interleaved, one of each per round, so load drift on a busy machine hits all alike.
+function interleaved(cases, rounds = 21) {
+  const ts = cases.map(() => []);
+  for (let i = 0; i < rounds; i++) {
+    cases.forEach(([, args, opts], k) => {
+      const t0 = process.hrtime.bigint();
+      const r = spawnSync(process.execPath, args, { env, ...(opts ?? {}) });
+      ts[k].push(Number(process.hrtime.bigint() - t0) / 1e6);
+      if (r.status !== 0) throw new Error(`${cases[k][0]}: ${r.stderr}`);
+    });
+  }
+  return cases.map(([name], k) => [name, median(ts[k])]);
+}
+const rows = interleaved([
+  ['node -e 0 (F)', ['-e', '0']],
+  ['require the store bundle', ['-e', requireOnly]],
+  ['open + close, fresh store', ['-e', openOnly(fresh)]],
+  [`open + close, ${MB} MB store`, ['-e', openOnly(big)]],
+  ['open + loadShown + recordDelivered, fresh', ['-e', script(fresh)]],
+  [`open + loadShown + recordDelivered, ${MB} MB`, ['-e', script(big)]],
+]);
+const F = rows[0][1];
+console.log('\n## process cost (median of 21, interleaved, NODE_EXTRA_CA_CERTS unset)\n');
 console.log('| what the process does | ms | x F | + ms |\n|---|---:|---:|---:|');
 for (const [what, ms] of rows) console.log(`| ${what} | ${ms.toFixed(1)} | ${(ms / F).toFixed(2)} | ${(ms - F).toFixed(1)} |`);
 
@@ -159,24 +172,24 @@ lat.push(performance.now()-t0);}process.stdout.write(JSON.stringify({fail,lat}))
   sample.tool_response.file.totalLines = 400;
   sample.cwd = '/proj/1';
   const input = JSON.stringify(sample);
-  console.log('\n## post-hook, 400-line Read (median of 15; x F = ratio to node -e 0)\n');
-  console.log('| store | first read ms | x F | repeat read ms | x F | repeat reply bytes |\n|---|---:|---:|---:|---:|---:|');
-  for (const [name, home] of [['fresh', tmp('omni-bench-hook-')], [`${MB} MB`, big]]) {
-    const e = { ...env, OMNI_HOME: home };
-    const firsts = [], repeats = [];
-    let replyBytes = 0;
-    for (let k = 0; k < 15; k++) {
-      const p = { ...sample, session_id: `hook-bench-${name}-${k}` };
-      const j = JSON.stringify(p);
-      let t0 = process.hrtime.bigint();
-      spawnSync(process.execPath, [hookBundle, '--post-hook'], { input: j, env: e });
-      firsts.push(Number(process.hrtime.bigint() - t0) / 1e6);
-      t0 = process.hrtime.bigint();
-      const r = spawnSync(process.execPath, [hookBundle, '--post-hook'], { input: j, env: e });
-      repeats.push(Number(process.hrtime.bigint() - t0) / 1e6);
-      replyBytes = r.stdout.length;
-    }
-    console.log(`| ${name} | ${median(firsts).toFixed(1)} | ${(median(firsts) / F).toFixed(2)} | ${median(repeats).toFixed(1)} | ${(median(repeats) / F).toFixed(2)} | ${replyBytes} (payload ${input.length}) |`);
+  console.log('\n## post-hook, 400-line Read, run twice per session (median of 21, interleaved; x F = ratio to node -e 0)\n');
+  const freshHook = tmp('omni-bench-hook-');
+  const cases = [['node -e 0 (F)', ['-e', '0']]];
+  const payloadFor = (sid) => JSON.stringify({ ...sample, session_id: sid });
+  for (const [name, home, extra] of [['no usable store (OMNI_HOME under /dev/null)', '/dev/null/omni', {}], ['ledger off (OMNI_LEDGER=0), fresh store', tmp('omni-bench-off-'), { OMNI_LEDGER: '0' }], ['fresh store', freshHook, {}], [`${MB} MB store`, big, {}]]) {
+    const e = { ...env, OMNI_HOME: home, ...extra };
+    // Each round: the first read of a new session, then the repeat in the same session.
+    let round = 0;
+    cases.push([`${name}: first read`, [hookBundle, '--post-hook'], { env: e, get input() { round++; return payloadFor(`${name}-${round}`); } }]);
+    cases.push([`${name}: repeat read`, [hookBundle, '--post-hook'], { env: e, get input() { return payloadFor(`${name}-${round}`); } }]);
   }
+  const res = interleaved(cases.map(([n, a, o]) => [n, a, o]));
+  const FH = res[0][1];
+  console.log('| hook process | ms | x F |\n|---|---:|---:|');
+  for (const [n, ms] of res) console.log(`| ${n} | ${ms.toFixed(1)} | ${(ms / FH).toFixed(2)} |`);
+  const e = { ...env, OMNI_HOME: freshHook };
+  spawnSync(process.execPath, [hookBundle, '--post-hook'], { input: payloadFor('size-check'), env: e });
+  const r = spawnSync(process.execPath, [hookBundle, '--post-hook'], { input: payloadFor('size-check'), env: e });
+  console.log(`\nrepeat-read reply: ${r.stdout.length} bytes for a ${content.length}-byte file: ${r.stdout.toString().slice(0, 220)}`);
 }
 for (const d of [fresh, big]) fs.rmSync(d, { recursive: true, force: true });
