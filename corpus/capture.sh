@@ -1279,10 +1279,12 @@ EOF
 cases_git() {
   local R=$T/proj/webshop
   git_repo "$R"
+  # git log keeps every commit as short hash + subject (issue 5), and --stat keeps every
+  # changed file in condensed form: the short hash, subject, file name and totals must stay.
   capture git-log git git-log "$R" 'git log -25'
-  keep_re '^commit [0-9a-f]{40}' '^    \S.*$'
+  keep_re '^commit (?P<k>[0-9a-f]{7})' '^    (?P<k>\S.*)$'
   capture git-log-stat git git-log "$R" 'git log --stat -8'
-  keep_re '^commit [0-9a-f]{40}' '^    \S.*$' '^ \S+.*\|' 'files? changed'
+  keep_re '^commit (?P<k>[0-9a-f]{7})' '^    (?P<k>\S.*)$' '^ (?:\S+/)?(?P<k>[^/ |]+)\s+\|' 'files? changed'
   capture git-log-oneline git git-log "$R" 'git log --oneline'
   keep_re '^[0-9a-f]{7,} .*'
   capture git-log-graph-color git git-log "$R" 'git log --oneline --graph --decorate --color=always -15'
