@@ -76,3 +76,20 @@ t.test('pruning stops at its time budget and catches up on the next call', async
   t.equal(count(store, 'runs'), 0);
   t.ok(calls >= 1);
 });
+
+t.test('one distillation is recorded in one transaction: traces, run row and ledger row', async (t) => {
+  const store = fresh(t);
+  const raw = Buffer.from('line\n'.repeat(100));
+  const delivered = Buffer.from('line\n[omni: 99 lines already shown — omni retrieve 0000000000000000]\n');
+  const { rawHandle, deliveredHandle } = (await import('../../lib/store/record.js')).recordDistillation(store, {
+    run: { door: 'hook', host: 'claude', family: 'generic', command: 'cat', sessionId: 'S', cwd: '/p', bytesIn: raw.length, bytesOut: delivered.length, applied: true },
+    raw,
+    delivered,
+    ledger: { sessionId: 'S', cwd: '/p', hashes: Buffer.alloc(8, 3) },
+  });
+  t.ok(getBlob(store, rawHandle!)?.equals(raw));
+  t.ok(getBlob(store, deliveredHandle!)?.equals(delivered));
+  t.match(lastRun(store), { raw_handle: rawHandle, delivered_handle: deliveredHandle, applied: 1, session: 'S' });
+  t.equal(loadShown(store, { sessionId: 'S', cwd: '/p' }).session.size, 1);
+  t.equal((store.db.prepare("SELECT kind FROM blobs WHERE handle = ?").get(rawHandle) as { kind: string }).kind, 'raw', 'traces are 7-day raw blobs');
+});
