@@ -234,3 +234,20 @@ t.test('every batch end reaches render, even when the stage holds the batch\'s l
   t.equal(ends.length, 7, 'six input batches plus the flush');
   t.equal(ends[ends.length - 1], Buffer.byteLength(sourceFile(60)));
 });
+
+t.test('a passthrough decided only at the end still records nothing and folds nothing', async (t) => {
+  const store = fresh(t);
+  await deliver(store, main, sourceFile(60));
+  const view = { passthrough: null as string | null };
+  const stage = createLedgerStage({ door: 'hook' }, loadShown(store, main), view);
+  const lines = linesOf(sourceFile(60));
+  const got: Item[] = [];
+  stage.on('data', (b: { items: Item[] }) => got.push(...b.items));
+  const done = new Promise((r) => stage.on('end', r));
+  stage.write({ items: lines, end: lines[lines.length - 1].end });
+  view.passthrough = 'yaml';
+  stage.end();
+  await done;
+  t.equal(show(got), sourceFile(60));
+  t.equal(stage.delivered().length, 0);
+});

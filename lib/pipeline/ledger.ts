@@ -242,6 +242,16 @@ export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | nul
       cb(null, { items: o, end: batch.end });
     },
     flush(cb: TransformCallback) {
+      if (shown && !bypass && run?.passthrough) {
+        // Passthrough decided at the very end: forward what was held, record nothing.
+        const rest = [...out, ...held, ...(cur ? cur.lines : [])];
+        bypass = true;
+        pairs.length = 0;
+        cur = null;
+        if (rest.length > 0) this.push({ items: rest, end: lastEnd });
+        out = [];
+        held = [];
+      }
       if (shown && !bypass) {
         if (!open) {
           // Tiny output: delivered as it came.
