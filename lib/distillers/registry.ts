@@ -3,6 +3,7 @@ import type { Line, PipelineContext } from '../pipeline/types.js';
 import type { RunState } from '../pipeline/stage.js';
 import { analyzeCommand, basename, peelWrappers, producerCount, type CommandAnalysis } from '../command/parse.js';
 import { generic } from './generic.js';
+import { NPM_BUILD } from './npmbuild.js';
 import { BUN_TEST } from './bun.js';
 import { CC } from './cc.js';
 import { BUNDLER } from './webpack.js';
@@ -46,6 +47,7 @@ const GENERIC: DistillerSpec = { name: 'generic', family: 'generic', create: gen
 
 /** Registered distillers, most specific first. Adding one is one import and one line. */
 export const DISTILLERS: DistillerSpec[] = [
+  NPM_BUILD,
   BUN_TEST,
   CC,
   BUNDLER,

@@ -262,14 +262,21 @@ export function isSubcommand(argv: string[], prog: string, subs: string[]): bool
   return a0.slice(a0.lastIndexOf('/') + 1) === prog && subs.includes(argv[1] ?? '');
 }
 
-/** `npm test`, `npm run test`, `yarn test`, `pnpm test`, `bun run test`, `npm t`. */
-export function isPackageTest(argv: string[]): boolean {
+/** The package script a package manager runs: `npm run build` → build, `yarn test` → test. */
+export function packageScript(argv: string[]): string | undefined {
   const p = argv[0]?.slice(argv[0].lastIndexOf('/') + 1);
-  if (p !== 'npm' && p !== 'pnpm' && p !== 'yarn' && p !== 'bun') return false;
+  if (p !== 'npm' && p !== 'pnpm' && p !== 'yarn' && p !== 'bun') return undefined;
   let i = 1;
   while (i < argv.length && argv[i].startsWith('-')) i++;
-  let s = argv[i];
-  if (s === 'run' || s === 'run-script') s = argv[i + 1];
-  if (p === 'bun' && argv[i] === 'test') return false; // bun's own runner
-  return s === 'test' || s === 't' || s === 'tst' || (s !== undefined && /^test:[\w-]+$/.test(s));
+  const s = argv[i];
+  if (s === 'run' || s === 'run-script') return argv[i + 1];
+  if (p === 'bun') return undefined; // `bun test`, `bun build`: bun's own tools
+  if (s === 't' || s === 'tst') return 'test';
+  return p === 'npm' && s !== 'test' && s !== 'start' && s !== 'stop' && s !== 'restart' ? undefined : s;
+}
+
+/** `npm test`, `npm run test`, `yarn test`, `pnpm test`, `bun run test`, `npm t`, `npm run test:unit`. */
+export function isPackageTest(argv: string[]): boolean {
+  const s = packageScript(argv);
+  return s !== undefined && /^test(:[\w-]+)?$/.test(s);
 }

@@ -50,3 +50,9 @@ t.test('test runners and builds may be rewritten by the pre-hook; piped ones may
   t.equal(routeCommand('cargo build').rewrite, true);
   t.equal(routeCommand('npx jest | tail -5').rewrite, false);
 });
+
+t.test('npm run build and friends are builds whose tool the content names', async (t) => {
+  for (const cmd of ['npm run build', 'yarn build', 'pnpm build', 'pnpm run build:prod']) t.equal(routeCommand(cmd).distiller, 'npm-build', cmd);
+  t.not(routeCommand('bun build ./src/index.ts').distiller, 'npm-build', "bun build is bun's bundler, not a script");
+  t.not(routeCommand('npm install').distiller, 'npm-build');
+});

@@ -1,0 +1,28 @@
+import type { DistillerSpec } from './registry.js';
+import { delegating, familyStage, packageScript, type Family } from './runner.js';
+import { BUNDLER_FAMILY } from './webpack.js';
+import { TSC_FAMILY } from './tsc.js';
+import { CC_FAMILY } from './cc.js';
+import { CARGO_BUILD_FAMILY } from './cargo.js';
+
+/*
+ * `npm run build`, `yarn build`, `pnpm build`: like `npm test`, the command does not say
+ * which tool runs. The first line a build family recognises as its own (webpack's
+ * `compiled` verdict, vite's `building`, a tsc diagnostic, `make[1]: Entering directory`,
+ * cargo's `Compiling`) picks its recogniser; before that and without one, lines pass.
+ */
+const BUILDERS: Family[] = [BUNDLER_FAMILY, TSC_FAMILY, CC_FAMILY, CARGO_BUILD_FAMILY];
+
+const NPM_BUILD_FAMILY: Family = {
+  name: 'npm-build',
+  detect: (p) => BUILDERS.some((f) => f.detect(p)),
+  recogniser: () => delegating(BUILDERS),
+};
+
+export const NPM_BUILD: DistillerSpec = {
+  name: 'npm-build',
+  family: 'build',
+  rewrite: true,
+  matches: (argv) => /^build(:[\w-]+)?$/.test(packageScript(argv) ?? ''),
+  create: familyStage(NPM_BUILD_FAMILY),
+};
