@@ -23,23 +23,42 @@ const SEVERE = /\b(ERROR|FATAL|PANIC|WARN|WARNING|CRIT|CRITICAL|ALERT|EMERG|SEVE
 const ACCESS_STATUS = /"[A-Z]+ \S+ HTTP\/[\d.]+" ([45]\d\d) /;
 /** dpkg.log: what was installed, upgraded or removed, and each package's final state, is the answer; the other status lines fold. */
 const DPKG_ACTION = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} (install|upgrade|remove|purge|status installed|status not-installed) /;
-/** Tokens that vary between lines saying the same thing: numbers, versions, `pkg:arch`, `a:b:c`, URLs,
- * relative paths (`node_modules/x`; absolute request paths like `/api/health` stay apart). */
-const VARIABLE = /\d|\w:\w|:\/\/|^[\w.@-]+\/\S/;
 const DIGITS = /\d+/g;
+const isWordCode = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 /** Folds need this many hidden lines and bytes, or the lines stay where they were. */
 const MIN_HIDDEN = 2;
 const MIN_HIDDEN_BYTES = 120;
 
-/** Pure: the template two log lines share when they say the same thing. */
+/**
+ * Pure: the template two log lines share when they say the same thing. Tokens that vary
+ * between such lines become `#`: any token with a digit (timestamps, ids, versions,
+ * durations), a `a:b` pair (`pkg:arch`, `load:file:…`, URLs) or an inner `/` (relative
+ * paths like `node_modules/x`). Absolute request paths keep their shape with digits out
+ * (`/api/orders?page=#` is not `/index.html?page=#`). One pass over the characters.
+ */
 export function logTemplate(text: string): string {
-  const t = text.replace(TIMESTAMP, ' ');
   let key = '';
-  for (const tok of t.split(/\s+/)) {
-    if (!tok) continue;
-    // An absolute path keeps its shape (`/api/orders?page=#` is not `/index.html?page=#`).
-    if (tok.startsWith('/') || tok.startsWith('"/')) key += tok.replace(DIGITS, '#') + ' ';
-    else key += (VARIABLE.test(tok) ? '#' : tok) + ' ';
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    let c = text.charCodeAt(i);
+    if (c === 32 || c === 9) { i++; continue; }
+    let j = i;
+    let variable = false;
+    let digit = false;
+    for (; j < n; j++) {
+      c = text.charCodeAt(j);
+      if (c === 32 || c === 9) break;
+      if (c >= 48 && c <= 57) digit = true;
+      else if (c === 58 && j > i && j + 1 < n && isWordCode(text.charCodeAt(j - 1)) && (isWordCode(text.charCodeAt(j + 1)) || text.charCodeAt(j + 1) === 47)) variable = true;
+      else if (c === 47 && j > i && text.charCodeAt(i) !== 34) variable = true;
+    }
+    const first = text.charCodeAt(i);
+    const absolute = first === 47 || (first === 34 && text.charCodeAt(i + 1) === 47);
+    if (absolute) key += digit ? text.slice(i, j).replace(DIGITS, '#') : text.slice(i, j);
+    else key += digit || variable ? '#' : text.slice(i, j);
+    key += ' ';
+    i = j;
   }
   return key;
 }
