@@ -18,7 +18,7 @@ export interface Pipeline extends Duplex {
 /**
  * The one distillation graph behind every door (exec, pipe, hook):
  *
- *   decode+frame -> guard -> classify -> distill -> collapse -> [ledger] -> render
+ *   decode+frame -> guard -> classify -> distill -> collapse -> redact -> [ledger] -> render
  *
  * Write raw bytes in, read distilled (or, when the gate says so, the exact raw) bytes out.
  * The raw bytes are teed to a bounded spool that feeds the verbatim fallback and the
