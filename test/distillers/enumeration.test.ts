@@ -23,3 +23,15 @@ t.test('a failing kubectl or docker listing comes back unchanged', async (t) => 
     t.ok(r.output.equals(c.output), name);
   }
 });
+
+t.test('enumerations and reads route to their distillers and are never rewritten by the pre-hook', async (t) => {
+  const { routeCommand } = await import('../../lib/distillers/registry.js');
+  for (const [cmd, name] of [['ls -la', 'enumeration'], ['printenv', 'enumeration'], ['kubectl get pods -A', 'enumeration'], ['docker ps -a', 'enumeration'], ['git status', 'git-status'], ['cat src/index.ts', 'read'], ['sed -n 1,20p a.ts', 'read'], ['tail -n 50 src/index.ts', 'read']]) {
+    const r = routeCommand(cmd);
+    t.equal(r.distiller, name, cmd);
+    t.equal(r.rewrite, false, `${cmd} is not rewritten`);
+  }
+  for (const [cmd, name] of [['git log -30', 'git'], ['npm ci', 'install'], ['python3 -m pip install flask', 'install'], ['terraform plan', 'infra'], ['cat /var/log/nginx/access.log', 'logs'], ['kubectl logs web-1', 'logs'], ['rg TODO', 'search']]) {
+    t.equal(routeCommand(cmd).distiller, name, cmd);
+  }
+});
