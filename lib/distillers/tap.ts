@@ -1,4 +1,4 @@
-import { DETAIL, familySpec, LEAD, PASSED, type Family, type Recogniser } from './runner.js';
+import { DETAIL, familySpec, LEAD, type Family, type Hit, type Recogniser } from './runner.js';
 
 /*
  * TAP (node-tap, `node --test` default and `--test-reporter=tap`): a nested `ok N - name`
@@ -8,6 +8,8 @@ import { DETAIL, familySpec, LEAD, PASSED, type Family, type Recogniser } from '
  * results, bail-outs, coverage tables and the closing `# tests`/`# pass`/`# fail` summary.
  */
 
+/** Nested `ok` lines are tests or assertions (node-tap nests both): counted as TAP results. */
+const OK_RESULT: Hit = { noun: 'passing TAP results' };
 const OK = /^(\s*)ok \d+\b/;
 const DIRECTIVE = /#\s*(SKIP|TODO)\b/i;
 const SUBTEST = /^\s*# Subtest: /;
@@ -39,7 +41,7 @@ export function tapRecogniser(): Recogniser {
       if (ok) {
         if (DIRECTIVE.test(p)) return null;
         yamlAfter = ok[1].length;
-        return ok[1].length > 0 ? PASSED : null;
+        return ok[1].length > 0 ? OK_RESULT : null;
       }
       if (SUBTEST.test(p)) return LEAD;
       if (NESTED_PLAN.test(p) || NESTED_TIME.test(p)) return DETAIL;
