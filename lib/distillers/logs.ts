@@ -63,9 +63,13 @@ export function logTemplate(text: string): string {
   return key;
 }
 
-/** A line that stays verbatim and ends every fold: a severity word, a failure, a signal. */
+/** postgres prints an error's context on lines of their own: they belong to the error. */
+const PG_CONTEXT = /\] (DETAIL|HINT|STATEMENT|CONTEXT|QUERY|LOCATION):  /;
+
+/** A line that stays verbatim and ends every fold: a severity word, a failure, a signal, an error's context. */
 function isBarrier(l: Line): boolean {
-  return l.tier === 'failure' || l.tier === 'signal' || SEVERE.test(textOf(l));
+  const t = textOf(l);
+  return l.tier === 'failure' || l.tier === 'signal' || SEVERE.test(t) || PG_CONTEXT.test(t);
 }
 
 /** npm's debug log: `<seq> <level> …` lines carry no timestamp. */

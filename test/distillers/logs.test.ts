@@ -26,9 +26,10 @@ t.test('keeps every error and warn line of an nginx error log', async (t) => {
   for (const l of rawText.split('\n')) if (/\[(error|warn|crit|emerg)\]/.test(l)) t.ok(text.includes(l), l);
 });
 
-t.test('keeps every ERROR and FATAL line of a postgres log', async (t) => {
+t.test('keeps every ERROR and FATAL line of a postgres log and the statement behind it', async (t) => {
   const { text, rawText } = await distillCase('743-postgres-log');
-  const severe = rawText.split('\n').filter((l) => /\b(ERROR|FATAL|PANIC|WARNING):/.test(l));
+  const severe = rawText.split('\n').filter((l) => /\b(ERROR|FATAL|PANIC|WARNING|STATEMENT|DETAIL|HINT):/.test(l));
+  t.ok(severe.some((l) => / STATEMENT: /.test(l)), 'the case has a STATEMENT line');
   t.ok(severe.length > 0);
   for (const l of severe) t.ok(text.includes(l), l);
 });
