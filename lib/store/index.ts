@@ -1,5 +1,5 @@
 /** The store's public surface (docs/architecture.md: `openStore()` in lib/store/index.ts). */
-export { openStore, omniHome, StoreError, BUSY_TIMEOUT_MS, CLI_BUSY_TIMEOUT_MS, SCHEMA_VERSION, type Store, type StoreFailure } from './open.js';
+export { openStore, omniHome, quarantineStore, StoreError, BUSY_TIMEOUT_MS, CLI_BUSY_TIMEOUT_MS, SCHEMA_VERSION, type Store, type StoreFailure } from './open.js';
 export { putBlob, getBlob, handleOf, isHandle, recordRetrieval, ARCHIVE_BLOB_CAP, BlobTooLarge, type BlobKind } from './archive.js';
 export { recordDelivered, loadShown, forgetSession, type ReaderScope, type Shown } from './ledger.js';
 export { lineHash, packHashes, ShownSet, SortedHashSet, SHOWN_SET_CAP, type HashLookup } from './linehash.js';

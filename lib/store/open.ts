@@ -181,3 +181,22 @@ function migrate(db: Database): void {
     throw err;
   }
 }
+
+/**
+ * Moves a corrupt store aside (`omni.db.corrupt-<ms>`, with its -wal and -shm) so the next
+ * `openStore` starts a fresh one. For `omni doctor --fix` and the user, never the hook path:
+ * two hooks doing it at once could move each other's fresh store. Returns the new path.
+ */
+export function quarantineStore(home: string = omniHome(), now: number = Date.now()): string {
+  const file = path.join(home, STORE_FILE);
+  const dest = `${file}.corrupt-${now}`;
+  fs.renameSync(file, dest);
+  for (const ext of ['-wal', '-shm']) {
+    try {
+      fs.renameSync(file + ext, dest + ext);
+    } catch {
+      /* absent */
+    }
+  }
+  return dest;
+}

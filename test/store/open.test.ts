@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { openStore, omniHome, StoreError, SCHEMA_VERSION, BUSY_TIMEOUT_MS } from '../../lib/store/open.js';
+import { openStore, omniHome, quarantineStore, StoreError, SCHEMA_VERSION, BUSY_TIMEOUT_MS } from '../../lib/store/open.js';
 import { putBlob, getBlob } from '../../lib/store/archive.js';
 import { tmpHome } from './fixtures/helpers.js';
 
@@ -52,8 +52,12 @@ t.test('a corrupt store file makes openStore throw a clear corrupt error the cal
   t.ok(err instanceof StoreError);
   t.equal((err as StoreError).reason, 'corrupt');
   t.match((err as Error).message, /omni store .*omni\.db is corrupt/);
-  // The caller goes on: distilling does not need the store.
-  t.equal('still running', 'still running');
+  // Moved aside (omni doctor --fix), the next open starts a fresh store.
+  const dest = quarantineStore(home, 42);
+  t.equal(dest, path.join(home, 'omni.db.corrupt-42'));
+  const s = openStore({ home });
+  t.teardown(() => s.close());
+  t.equal(s.db.pragma('integrity_check', { simple: true }), 'ok');
 });
 
 t.test('a store from a newer omni is refused rather than written', async (t) => {
