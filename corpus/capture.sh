@@ -85,6 +85,9 @@ keep() { [[ -n "$CUR" ]] || return 0; local s; for s in "$@"; do printf '%s\n' "
 #   k, only that group.  Lines whose stripped text is not a substring of the raw
 #   bytes (ANSI inside the line) are added as their ANSI-free pieces instead.
 keep_re() { [[ -n "$CUR" ]] || return 0; python3 "$T/mk.py" "$CUR/output.txt" "$@" >> "$CUR/must_keep.txt"; }
+# keep_git_log -- the short hash and the subject (first message line) of every commit of
+#   a `git log` output; body lines may be hidden behind a marker, subjects may not.
+keep_git_log() { [[ -n "$CUR" ]] || return 0; awk '/^commit [0-9a-f]+$/ { print substr($2, 1, 7); want = 1; next } want && /^    [^ ]/ { sub(/^    /, ""); print; want = 0 }' "$CUR/output.txt" >> "$CUR/must_keep.txt"; }
 
 cat > "$T/mk.py" <<'EOF'
 import re, sys
@@ -1282,9 +1285,10 @@ cases_git() {
   # git log keeps every commit as short hash + subject (issue 5), and --stat keeps every
   # changed file in condensed form: the short hash, subject, file name and totals must stay.
   capture git-log git git-log "$R" 'git log -25'
-  keep_re '^commit (?P<k>[0-9a-f]{7})' '^    (?P<k>\S.*)$'
+  keep_git_log
   capture git-log-stat git git-log "$R" 'git log --stat -8'
-  keep_re '^commit (?P<k>[0-9a-f]{7})' '^    (?P<k>\S.*)$' '^ (?:\S+/)?(?P<k>[^/ |]+)\s+\|' 'files? changed'
+  keep_git_log
+  keep_re '^ (?:\S+/)?(?P<k>[^/ |]+)\s+\|' 'files? changed'
   capture git-log-oneline git git-log "$R" 'git log --oneline'
   keep_re '^[0-9a-f]{7,} .*'
   capture git-log-graph-color git git-log "$R" 'git log --oneline --graph --decorate --color=always -15'
