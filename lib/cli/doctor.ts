@@ -108,7 +108,8 @@ function checkHooks(env: NodeJS.ProcessEnv, projectDir: string): { checks: Check
     checks.push({ name: 'hooks-registered', status: 'fail', detail: `no omni hooks in ${files.join(', ')}; run \`omni init\`` });
     return { checks, regs };
   }
-  const missing = OMNI_HOOKS.filter((s) => !regs.some((r) => r.event === s.event));
+  // PreToolUse is optional (`omni init --no-pre-hook`).
+  const missing = OMNI_HOOKS.filter((s) => s.event !== 'PreToolUse' && !regs.some((r) => r.event === s.event));
   const post = OMNI_HOOKS.find((s) => s.event === 'PostToolUse');
   if (missing.some((m) => m.event === 'PostToolUse')) {
     checks.push({ name: 'hooks-registered', status: 'fail', detail: `PostToolUse is not registered; run \`omni init\`` });

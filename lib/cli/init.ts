@@ -9,7 +9,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import {
   installHooks,
-  OMNI_HOOKS,
+  omniHookSpecs,
   projectSettingsPath,
   SettingsError,
   uninstallHooks,
@@ -49,15 +49,16 @@ export async function run(argv: string[], io: IO): Promise<number> {
   const flags = new Set(argv);
   if (flags.has('--help') || flags.has('-h')) {
     io.stdout.write(
-      'usage: omni init [--project] [--uninstall]\n' +
+      'usage: omni init [--project] [--uninstall] [--no-pre-hook]\n' +
         '  registers omni as Claude Code hooks in ~/.claude/settings.json\n' +
         '  --project    use ./.claude/settings.json instead\n' +
-        '  --uninstall  remove omni\'s hooks only (every other hook and key is kept)\n',
+        '  --uninstall  remove omni\'s hooks only (every other hook and key is kept)\n' +
+        '  --no-pre-hook  do not rewrite commands into `omni exec` (distil in PostToolUse only)\n',
     );
     return 0;
   }
   for (const a of argv) {
-    if (!['--project', '--uninstall', '--claude'].includes(a)) {
+    if (!['--project', '--uninstall', '--claude', '--no-pre-hook'].includes(a)) {
       io.stderr.write(`omni init: unknown option ${a}\n`);
       return 2;
     }
@@ -75,8 +76,9 @@ export async function run(argv: string[], io: IO): Promise<number> {
       io.stderr.write(`omni init: cannot find omni's entry file (${bin ?? 'unknown'}); build it with \`node scripts/build.mjs\` or set OMNI_BIN\n`);
       return 1;
     }
-    const r = installHooks(file, bin);
-    const events = OMNI_HOOKS.map((h) => h.event).join(', ');
+    const opts = { preHook: !flags.has('--no-pre-hook') };
+    const r = installHooks(file, bin, undefined, opts);
+    const events = omniHookSpecs(opts).map((h) => h.event).join(', ');
     if (r.changed) {
       io.stdout.write(
         `omni: hooks registered in ${r.file}${r.backup ? ` (backup: ${r.backup})` : ''}\n` +

@@ -93,15 +93,28 @@ function dropEmptyEvents(settings: Obj, keep: Set<string>): void {
   }
 }
 
+export interface InstallOptions {
+  /**
+   * Register the PreToolUse rewrite into `omni exec` (default true). Without it omni only
+   * distils in PostToolUse, which has no permission impact at all.
+   */
+  preHook?: boolean;
+}
+
+/** The hook specs an install registers. */
+export function omniHookSpecs(opts: InstallOptions = {}): readonly OmniHookSpec[] {
+  return opts.preHook === false ? OMNI_HOOKS.filter((h) => h.event !== 'PreToolUse') : OMNI_HOOKS;
+}
+
 /** settings + omni's hooks (pure). */
-export function withOmniHooks(settings: Obj, bin: string, nodePath?: string): Obj {
+export function withOmniHooks(settings: Obj, bin: string, nodePath?: string, opts: InstallOptions = {}): Obj {
   const s = structuredClone(settings);
   if (s.hooks !== undefined && !isObj(s.hooks)) throw new SettingsError('"hooks" in the settings file is not an object; omni will not overwrite it');
   const hadHooks = isObj(s.hooks);
   stripOmni(s);
   if (!hadHooks) s.hooks = {};
   const hooks = s.hooks as Obj;
-  for (const spec of OMNI_HOOKS) {
+  for (const spec of omniHookSpecs(opts)) {
     const group: Obj = {};
     if (spec.matcher) group.matcher = spec.matcher;
     const handler: Obj = { type: 'command', command: hookCommand(bin, spec.flag, nodePath) };
@@ -182,9 +195,9 @@ export function writeSettings(file: string, before: string | null, json: Obj): W
   return { file: target, changed: true, backup };
 }
 
-export function installHooks(file: string, bin: string, nodePath?: string): WriteResult {
+export function installHooks(file: string, bin: string, nodePath?: string, opts: InstallOptions = {}): WriteResult {
   const { text, json } = readSettings(file);
-  return writeSettings(file, text, withOmniHooks(json, bin, nodePath));
+  return writeSettings(file, text, withOmniHooks(json, bin, nodePath, opts));
 }
 
 export function uninstallHooks(file: string): WriteResult {

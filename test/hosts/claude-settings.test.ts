@@ -67,6 +67,14 @@ t.test('install replaces stale omni entries, including ones at an old binary pat
   t.notOk('Stop' in hooks, 'an event left empty by removing a stale omni entry goes away');
 });
 
+t.test('install without the pre-hook registers every event but PreToolUse, and switching back and forth is clean', async (t) => {
+  const post = withOmniHooks({} as never, '/x/omni.cjs', '/usr/bin/node', { preHook: false });
+  t.same(omniHandlersIn(post).map((h) => h.event).sort(), OMNI_HOOKS.map((h) => h.event).filter((e) => e !== 'PreToolUse').sort());
+  const both = withOmniHooks(post, '/x/omni.cjs', '/usr/bin/node');
+  t.equal(omniHandlersIn(both).length, OMNI_HOOKS.length);
+  t.same(withOmniHooks(both, '/x/omni.cjs', '/usr/bin/node', { preHook: false }), post);
+});
+
 t.test('uninstall removes only omni\'s entries', async (t) => {
   const installed = withOmniHooks(structuredClone(FOREIGN) as never, '/opt/omni/dist/omni.cjs', '/usr/bin/node');
   t.same(withoutOmniHooks(installed), FOREIGN);
