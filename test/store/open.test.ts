@@ -27,6 +27,8 @@ t.test('a missing home is created 0700 with an omni.db file 0600 in WAL mode', a
   t.equal(store.db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
   t.equal(store.db.pragma('busy_timeout', { simple: true }), BUSY_TIMEOUT_MS);
   t.equal(store.db.pragma('synchronous', { simple: true }), 1, 'synchronous = NORMAL');
+  putBlob(store, Buffer.from('x'));
+  t.equal(fs.statSync(path.join(home, 'omni.db-wal')).mode & 0o777, 0o600, 'the WAL is 0600 too');
 });
 
 t.test('reopening a current store keeps its data and does not migrate again', async (t) => {
