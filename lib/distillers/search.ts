@@ -1,7 +1,7 @@
 import type { Item, Line, PipelineContext } from '../pipeline/types.js';
 import type { RunState } from '../pipeline/stage.js';
 import type { DistillerSpec } from './registry.js';
-import { identity, lineDistiller, programOf, subcommand, textOf } from './shared.js';
+import { identity, lineDistiller, producerArgv, programOf, subcommand, textOf } from './shared.js';
 
 /*
  * Search (grep, rg, ag, ack, git grep) keeps every match. `path:N:text` lines of one file
@@ -11,7 +11,18 @@ import { identity, lineDistiller, programOf, subcommand, textOf } from './shared
  */
 const MATCH = /^(.+?):(\d+)([:-])(.*)$/;
 
-function create(_ctx: PipelineContext, run: RunState) {
+/** Does this search print `path:` prefixes? Recursive grep, rg/ag/ack/git grep, or several files. */
+function printsPaths(argv: string[]): boolean {
+  const p = programOf(argv);
+  if (p !== 'grep' && p !== 'egrep' && p !== 'fgrep' && p !== 'zgrep') return !argv.includes('--no-filename') && !argv.includes('-I');
+  if (argv.includes('-h') || argv.includes('--no-filename')) return false;
+  if (argv.some((a) => /^-[a-zA-Z]*[rRH]/.test(a) || a === '--recursive' || a === '--with-filename')) return true;
+  const operands = argv.slice(1).filter((a) => !a.startsWith('-'));
+  return operands.length >= 3; // pattern + at least two files
+}
+
+function create(ctx: PipelineContext, run: RunState) {
+  if (!printsPaths(producerArgv(ctx.command))) return identity(run);
   let path: string | null = null;
   let group: Array<{ l: Line; rest: string }> = [];
   const flush = (out: Item[]) => {

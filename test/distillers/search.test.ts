@@ -36,3 +36,10 @@ t.test('a read of a file with repeated lines is not folded', async (t) => {
   t.equal(r.distiller, 'read');
   t.ok(r.output.equals(c.output));
 });
+
+t.test('a grep that prints no file names is never regrouped', async (t) => {
+  // Same bytes, but a single-file grep -n: `a:12:b` is text, not `path:line:match`.
+  const { r, c } = await distillCase('721-grep-rn', 'grep -n "require(" lib/router/index.js');
+  t.equal(r.distiller, 'search');
+  t.ok(r.output.equals(c.output));
+});
