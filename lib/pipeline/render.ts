@@ -49,7 +49,8 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
   let mode: 'held' | 'streaming' | 'raw' = 'held';
   let rawEmitted = 0; // raw offset already covered by output (streaming/raw)
   let lastEnd = 0;
-  let removedOther = 0; // bytes removed without a marker (colour codes, redraws, blank lines)
+  let removedOther = 0; // bytes removed without a marker (colour codes, redraws, blank lines, condensed lines)
+  const tally = { colourLines: 0, condensedLines: 0 };
 
   const out = (t: Transform, s: string | Buffer) => {
     if (!s.length) return;
@@ -84,6 +85,8 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
         s += vis;
         if (it.raw !== undefined || it.out !== undefined || (it.plain !== undefined && it.plain !== it.text)) {
           removedOther += Math.max(0, Buffer.byteLength(lineBytes(it)) - Buffer.byteLength(vis));
+          if (it.out !== undefined) tally.condensedLines++;
+          else if (it.plain !== undefined && it.plain !== it.text) tally.colourLines++;
         }
         if (it.end > rawEmitted) rawEmitted = it.end;
         continue;
@@ -158,6 +161,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
             if (handle) {
               report.rawHandle = handle;
               if (failed) out(t, formatMarker(`exit ${ctx.exitCode}: output was condensed while streaming; full output${capped}`, handle) + '\n');
+              else out(t, footer(run, tally, handle, '', capped));
             } else if (failed) {
               out(t, `[omni: exit ${ctx.exitCode}: output was condensed while streaming; the raw output could not be archived]\n`);
             }
@@ -183,7 +187,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
             return switchToRaw(t, spool.total), cb();
           }
           report.rawHandle = handle;
-          text += footer(run, removedOther, handle, text);
+          text += footer(run, tally, handle, text, '');
         }
         const outBuf = Buffer.from(text);
         if (outBuf.length >= raw.length || raw.length - outBuf.length < GATE_MIN_SAVED_BYTES) {
@@ -209,15 +213,18 @@ function safe<T>(fn: () => T, fallback: T): T {
   try { return fn(); } catch { return fallback; }
 }
 
-function footer(run: RunState, removed: number, handle: string, text: string): string {
+/** The receipt for removals no marker covers: it names the whole raw output's handle. */
+function footer(run: RunState, tally: { colourLines: number; condensedLines: number }, handle: string, text: string, capped: string): string {
   const what: string[] = [];
+  if (tally.colourLines) what.push(`colour codes on ${tally.colourLines} lines`);
   if (run.redraws) what.push(`${run.redraws} progress redraws`);
   if (run.droppedLines) what.push(`${run.droppedLines} blank lines`);
-  const note = what.length ? `${what.join(' and ')} removed (${removed} bytes incl. colour codes)` : `${removed} bytes of colour codes removed`;
+  const removed = what.length ? `${what.join(', ')} removed` : '';
+  const condensed = tally.condensedLines ? `${tally.condensedLines} lines condensed` : '';
+  const note = [removed, condensed].filter(Boolean).join('; ') || 'output condensed';
   const sep = text.length && !text.endsWith('\n') ? '\n' : '';
-  return sep + formatMarker(`${note}; whole output`, handle) + '\n';
+  return sep + formatMarker(`${note}; whole output${capped}`, handle) + '\n';
 }
-
 /** Pure: why the distilled form must not go out, or null when it may. */
 export function gate(ctx: PipelineContext, run: RunState, items: Item[], rawBytes: number, failed: boolean): string | null {
   if (failed) return `exit ${ctx.exitCode}`;
