@@ -259,3 +259,19 @@ t.test('a deny rule passed with --settings, which no hook can read, still holds'
   t.equal(omni.results[0]!.text, base.results[0]!.text, 'with omni too: the pre-hook saw --settings on the host\'s command line and did not rewrite');
   noHookErrors(t, omni, '--settings run');
 });
+
+t.test('the next session starts with the last failure in the model\'s context', { skip: canRun ? false : 'needs the CLI and dist/omni.cjs' }, async (t) => {
+  const first = await runClaude({
+    script: [{ tool: 'Bash', input: { command: 'ls /nonexistent-omni-dir', description: 'fails' } }, { text: 'done' }],
+    withOmni: true,
+    files: FILES,
+    tag: 'mem1',
+  });
+  const second = await runClaude({ script: [{ text: 'hello' }], withOmni: true, files: {}, tag: 'mem2', after: first });
+  t.teardown(() => second.cleanup());
+  t.equal(first.results[0]!.isError, true, 'the first session saw the failure');
+  const firstRequest = JSON.stringify(second.requests.find((r) => r.body?.messages)?.body?.messages ?? []);
+  t.match(firstRequest, /ls \/nonexistent-omni-dir/, 'the second session\'s first model request carries the failing command');
+  t.notMatch(JSON.stringify(first.requests.find((r) => r.body?.messages)?.body?.messages ?? []), /Last failing command/, 'a first session on a fresh store gets no context');
+  noHookErrors(t, second, 'second session');
+});

@@ -46,6 +46,8 @@ export interface RunOptions {
   env?: Record<string, string>;
   timeoutMs?: number;
   tag?: string;
+  /** Run a new session in the directory of an earlier run (its HOME, project, store). */
+  after?: RunResult;
   /** Keep the run directory (for debugging). */
   keep?: boolean;
 }
@@ -91,7 +93,8 @@ export function slugOf(path: string): string {
 
 export async function runClaude(opts: RunOptions): Promise<RunResult> {
   const t0 = Date.now();
-  const dir = mkdtempSync(join(tmpdir(), 'omni-real-host-'));
+  // A later session on the same machine: same HOME, project and omni store, no new install.
+  const dir = opts.after ? opts.after.dir : mkdtempSync(join(tmpdir(), 'omni-real-host-'));
   const home = join(dir, 'home');
   const tmp = join(dir, 'tmp');
   const proj = join(dir, 'proj');
@@ -129,7 +132,7 @@ export async function runClaude(opts: RunOptions): Promise<RunResult> {
 
   // Install omni exactly as a user would: the real `omni init`, against this HOME.
   let initOutput = '';
-  if (opts.withOmni) {
+  if (opts.withOmni && !opts.after) {
     const r = spawnSync(process.execPath, [omniBin(), 'init'], { cwd: proj, env: baseEnv, encoding: 'utf8', timeout: 30_000 });
     initOutput = `${r.stdout}${r.stderr}`;
     if (r.status !== 0) throw new Error(`omni init failed (${r.status}): ${initOutput}`);
