@@ -24,7 +24,7 @@ const ASSIGN = new RegExp(
   String.raw`(\s*=\s*|"\s*:\s*|'\s*:\s*|:\s+)(["']?)([^\s"'\`,;]+)`,
   'gi',
 );
-const BEARER = /\b(Bearer|Basic|token)\s+([A-Za-z0-9._~+\/=-]{12,})/g;
+const BEARER = /\b(Bearer|bearer|Basic|(?<=Authorization:\s*)token)\s+([A-Za-z0-9._~+\/=-]{12,})/g;
 const SHAPES = /\b(ghp_[A-Za-z0-9]{30,}|gho_[A-Za-z0-9]{30,}|ghs_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,})\b/g;
 const KEY_BEGIN = /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY( BLOCK)?-----/;
 const KEY_END = /-----END ([A-Z0-9 ]*)PRIVATE KEY( BLOCK)?-----/;
@@ -50,7 +50,7 @@ export function redactLine(text: string): Redaction {
     return `${name}${sep}${q}***`;
   });
   t = t.replace(BEARER, (m, kind: string, value: string) => {
-    if (value === '***' || /^\*+$/.test(value) || (kind === 'token' && !/\d/.test(value))) return m;
+    if (/^\*+$/.test(value)) return m;
     count++;
     return `${kind} ***`;
   });

@@ -30,6 +30,7 @@ t.test('ordinary words that contain pass, key or token are not secrets', async (
     'const API_KEY = process.env.API_KEY;',
     '  token = getenv("GITHUB_TOKEN")',
     '  password: string;',
+    'SyntaxError: Unexpected token 1234567890ab in JSON',
   ]) t.same(redactLine(line), { text: line, count: 0 }, line);
 });
 
@@ -39,6 +40,7 @@ t.test('redacts assignments, bearer tokens and well-known token shapes', async (
   t.same(redactLine('db_password: s3cr3t-value'), { text: 'db_password: ***', count: 1 });
   t.same(redactLine('+  api_token: 9f8e7d6c5b4a'), { text: '+  api_token: ***', count: 1 });
   t.same(redactLine('> Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc'), { text: '> Authorization: Bearer ***', count: 1 });
+  t.same(redactLine('Authorization: token 0123456789abcdef0123'), { text: 'Authorization: token ***', count: 1 });
   t.same(redactLine('cloning with ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789 now'), { text: 'cloning with *** now', count: 1 });
   t.same(redactLine('A=1 GITHUB_TOKEN=ghp_x1y2z3 DB_PASSWORD=hunter22'), { text: 'A=1 GITHUB_TOKEN=*** DB_PASSWORD=***', count: 2 });
 });
