@@ -19,6 +19,9 @@ const FAILURE: RegExp[] = [
   /^thread '.*' panicked at/,
   /^E\s{2,}\S/,
   /^\s*at .*\(.*:\d+:\d+\)\s*$/,
+  // Test-runner counters: node --test `# fail 3` / `ℹ fail 3`, bun ` 2 fail`.
+  /^\s*(#|ℹ)\s*fail [1-9]\d*\s*$/,
+  /^\s*[1-9]\d* fail\s*$/,
 ];
 const SIGNAL: RegExp[] = [
   /\b(warn(ing)?|WARN(ING)?|deprecated|DEPRECATED)\b/,
@@ -26,6 +29,9 @@ const SIGNAL: RegExp[] = [
   /\b(Tests?|Suites?|Test Suites|Snapshots|Time|Duration|Ran|Summary|Result|test result)\s*:/,
   /^\s*(ok|PASS|passed|SUCCESS|BUILD SUCCESSFUL|Done|Finished|Compiled|Built|added|removed|changed|updated|up to date)\b/i,
   /^\s*(modified|deleted|new file|renamed|both modified):/,
+  // Test-runner counters: node --test `# pass 400` / `ℹ tests 400`, bun ` 500 pass`.
+  /^\s*(#|ℹ)\s*(tests|suites|pass|fail|cancelled|skipped|todo) \d+\s*$/,
+  /^\s*\d+ (pass|fail)\s*$/,
 ];
 const NOISE: RegExp[] = [
   // Progress bars, percentages, spinners.
@@ -44,7 +50,7 @@ const NOISE: RegExp[] = [
  * regexes below fail at the first character.
  */
 /** Stems every FAILURE or SIGNAL pattern needs. A line with none skips both lists. */
-const MAY_MATTER = /rr|RR|ail|AIL|atal|ATAL|anic|ANIC|xcept|Trace|not ok|[✗✕×✖●]|bort|egment|dumped|ndefined ref|nnot find|ot found|o such file|denied|xit|\*\*\*|arn|ARN|eprecat|EPRECAT|\d (?:pass|fail|test|suite|pend|skip|todo|total|pack|file|inser|delet)|Test|Suite|Snapshots|Time|Duration|Ran |Summary|Result|result|^\s*(?:at |E\s|ok|PASS|[Pp]assed|SUCCESS|BUILD|Done|Finished|Compiled|Built|added|removed|changed|updated|up to date|modified|deleted|new file|renamed|both modified)/;
+const MAY_MATTER = /rr|RR|ail|AIL|atal|ATAL|anic|ANIC|xcept|Trace|not ok|[✗✕×✖●]|bort|egment|dumped|ndefined ref|nnot find|ot found|o such file|denied|xit|\*\*\*|arn|ARN|eprecat|EPRECAT|\d (?:pass|fail|test|suite|pend|skip|todo|total|pack|file|inser|delet)|Test|Suite|Snapshots|Time|Duration|Ran |Summary|Result|result|^\s*(?:#|ℹ)\s*(?:tests|suites|pass|cancelled|skipped|todo) \d|^\s*(?:at |E\s|ok|PASS|[Pp]assed|SUCCESS|BUILD|Done|Finished|Compiled|Built|added|removed|changed|updated|up to date|modified|deleted|new file|renamed|both modified)/;
 const NOISE_START = /^\s*(?:[\[(|#=>\-.█░▓▒■□▇▆▅▄▃▂▁⣿⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏⣾⣽⣻⢿⡿⣟⣯⣷]|\d|Downloading|Downloaded|Fetching|Fetched|Resolving|Receiving|Unpacking|Counting|Compressing|Enumerating|Writing|Get:|Hit:|Ign:|Progress|Preparing|Selecting|Reading|remote:)/;
 
 /** Pure: the tier of one line given its visible text and the previous line's. */
