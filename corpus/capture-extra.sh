@@ -142,6 +142,22 @@ EOF
   keep_re '^ *[0-9]+ pass' '^ *[0-9]+ fail' '^Ran [0-9]+ tests' '^\(fail\)' '^ *(Expected|Received)' 'error: expect'
 }
 
+case_pytest() {
+  [[ "508-pytest-quiet-pass" =~ $ONLY ]] || return 0
+  local p=$T/py-quiet f i
+  mkdir -p "$p/tests"
+  for f in accounts billing catalog orders stock; do
+    {
+      echo 'import pytest'
+      for ((i = 1; i <= 120; i++)); do
+        printf 'def test_%s_%03d():\n    assert %d + %d == %d\n\n' "$f" "$i" "$i" "$i" "$((i * 2))"
+      done
+    } > "$p/tests/test_$f.py"
+  done
+  capture 508-pytest-quiet-pass test pytest "$p" 'python3 -m pytest -q -p no:cacheprovider'
+  keep_re 'passed'
+}
+
 case_cmake() {
   local p=$T/cmake-many
   c_sources "$p/src" geo 24
@@ -201,6 +217,7 @@ case_cargo() {
 
 case_jest_vitest
 case_bun
+case_pytest
 case_cmake
 case_make
 case_cargo

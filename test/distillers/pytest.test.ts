@@ -20,3 +20,10 @@ t.test('a collection error comes back with every line of its traceback', async (
   t.same(keptAll(d, /\S/), [], 'nothing recognised, nothing hidden');
   t.equal(d.markers.filter((m) => /passing/.test(m)).length, 0);
 });
+
+t.test('pytest -q: lines of nothing but passing dots fold, the verdict stays', async (t) => {
+  const d = await pipe(corpusCase('pytest-quiet-pass'));
+  t.equal(folded(d.markers, 'all-passing progress lines') + count(d.out, /^\.+\s+\[/), count(d.input, /^\.+\s+\[/));
+  t.ok(d.out.includes('600 passed in'));
+  t.ok(d.out.length < d.input.length / 2);
+});
