@@ -169,11 +169,17 @@ add_library(geo STATIC ${GEO_SOURCES})
 target_include_directories(geo PUBLIC src)
 add_executable(geo_cli main.c)
 target_link_libraries(geo_cli geo)
+enable_testing()
+foreach(i RANGE 1 40)
+  add_test(NAME geo_cli_run_${i} COMMAND geo_cli)
+endforeach()
 EOF
   printf '#include "geo.h"\n#include <stdio.h>\nint main(void) { printf("%%d\\n", geo_01(2)); return 0; }\n' > "$p/main.c"
   run "$p" 'cmake -S . -B build >/dev/null'
   capture 503-cmake-build-many-objects build cmake "$p" 'cmake --build build'
   keep_re 'Built target' 'warning|error'
+  capture 509-ctest-pass test ctest "$p" 'ctest --test-dir build'
+  keep_re 'tests passed' 'Total Test time'
 }
 
 case_make() {

@@ -55,3 +55,12 @@ t.test('npm run build is read by the build family its output names', async (t) =
   const plain = await pipe(corpusCase('eslint-errors'), 'npm run build');
   t.equal(plain.markers.length, 0, 'output no build family recognises is not folded');
 });
+
+t.test('ctest: 40 passing tests fold to the verdict; a failing test keeps its output and the FAILED list', async (t) => {
+  const pass = await pipe(corpusCase('ctest-pass'));
+  t.equal(pass.distiller, 'ctest');
+  t.equal(folded(pass.markers, 'passing tests'), count(pass.input, / Passed +[\d.]+ sec$/));
+  t.same(keptAll(pass, /tests passed|Total Test time/), []);
+  const fail = await pipe(corpusCase('ctest-output-on-failure'));
+  t.same(keptAll(fail, /Failed|FAILED|failed|Errors while|\*\*\*/), []);
+});
