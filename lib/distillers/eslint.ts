@@ -11,4 +11,4 @@ export const ESLINT_FAMILY: Family = {
   recogniser: () => ({ see: () => null }),
 };
 
-export const ESLINT = familySpec(ESLINT_FAMILY, 'lint', ['eslint']);
+export const ESLINT = familySpec(ESLINT_FAMILY, 'lint', ['eslint'], undefined, false);

@@ -177,12 +177,22 @@ export function familyStage(f: Family) {
   return (_ctx: PipelineContext, run: RunState): Transform => recognising(run, f.recogniser());
 }
 
-/** The registry entry of a family that owns the commands whose tool (see `toolOf`) is in `tools`. */
-export function familySpec(f: Family, kind: 'test' | 'build' | 'lint', tools: string[], matches?: (argv: string[]) => boolean): DistillerSpec {
+/**
+ * The registry entry of a family that owns the commands whose tool (see `toolOf`) is in
+ * `tools`. `rewrite`: worth rewriting into `omni exec` in the pre-hook (the family folds
+ * something); false for tools whose whole output is the answer (tsc, eslint).
+ */
+export function familySpec(
+  f: Family,
+  kind: 'test' | 'build' | 'lint',
+  tools: string[],
+  matches?: (argv: string[]) => boolean,
+  rewrite = true,
+): DistillerSpec {
   return {
     name: f.name,
     family: kind,
-    rewrite: true,
+    rewrite,
     matches: (argv) => tools.includes(toolOf(argv)) || (matches ? matches(argv) : false),
     sniff: (head) => sniffFamily(f, head),
     create: familyStage(f),

@@ -15,4 +15,4 @@ export const TSC_FAMILY: Family = {
   recogniser: () => ({ see: (_l, p) => (WATCH_LINE.test(p) ? WATCH : null) }),
 };
 
-export const TSC = familySpec(TSC_FAMILY, 'build', ['tsc', 'vue-tsc']);
+export const TSC = familySpec(TSC_FAMILY, 'build', ['tsc', 'vue-tsc'], undefined, false);

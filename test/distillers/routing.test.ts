@@ -49,6 +49,8 @@ t.test('test runners and builds may be rewritten by the pre-hook; piped ones may
   t.equal(routeCommand('npx jest').rewrite, true);
   t.equal(routeCommand('cargo build').rewrite, true);
   t.equal(routeCommand('npx jest | tail -5').rewrite, false);
+  t.equal(routeCommand('npx eslint src').rewrite, false, 'a lint report is all answer: nothing to gain');
+  t.equal(routeCommand('npx tsc --noEmit').rewrite, false, 'tsc diagnostics are all answer');
 });
 
 t.test('npm run build and friends are builds whose tool the content names', async (t) => {
