@@ -94,10 +94,11 @@ function logHandler(): LineHandler {
       stage = 'none';
       out.push(l);
     },
-    batchEnd(out) {
+    batchEnd(out, final) {
       flushStat(out);
-      hider.flush(out, (h) => `${plural(commits, 'commit')} shown one per line (short hash + subject); ${plural(h.length, 'author, date, body and stat line')} hidden`);
-      commits = 0;
+      const before = hider.count;
+      hider.flush(out, (h) => `${plural(commits, 'commit')} shown one per line (short hash + subject); ${plural(h.length, 'author, date, body and stat line')} hidden`, undefined, final);
+      if (hider.count < before || final) commits = 0;
     },
   };
 }
@@ -110,8 +111,8 @@ function statusHandler(): LineHandler {
       if (STATUS_HINT.test(textOf(l)) && hider.hide(l)) return;
       out.push(l);
     },
-    batchEnd(out) {
-      hider.flush(out, (h) => `${plural(h.length, 'git hint line')} hidden`, 0);
+    batchEnd(out, final) {
+      hider.flush(out, (h) => `${plural(h.length, 'git hint line')} hidden`, 0, final);
     },
   };
 }
@@ -154,13 +155,13 @@ function diffHandler(show: boolean): LineHandler {
       closeContext(out, false);
       out.push(l);
     },
-    batchEnd(out) {
+    batchEnd(out, final) {
       closeContext(out, false);
       afterChange = false;
-      if (log) log.batchEnd!(out);
-      hider.flush(out, () => [hiddenCtx ? plural(hiddenCtx, 'unchanged context line') : '', hiddenIndex ? plural(hiddenIndex, 'index line') : ''].filter(Boolean).join(' and ') + ' hidden');
-      hiddenCtx = 0;
-      hiddenIndex = 0;
+      if (log) log.batchEnd!(out, final);
+      const before = hider.count;
+      hider.flush(out, () => [hiddenCtx ? plural(hiddenCtx, 'unchanged context line') : '', hiddenIndex ? plural(hiddenIndex, 'index line') : ''].filter(Boolean).join(' and ') + ' hidden', undefined, final);
+      if (hider.count < before || final) { hiddenCtx = 0; hiddenIndex = 0; }
     },
   };
 }

@@ -25,6 +25,8 @@ const ACCESS_STATUS = /"[A-Z]+ \S+ HTTP\/[\d.]+" ([45]\d\d) /;
 const DPKG_ACTION = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} (install|upgrade|remove|purge|status installed|status not-installed) /;
 const DIGITS = /\d+/g;
 const isWordCode = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+/** While streaming, a segment without a barrier is folded and written every this many lines. */
+const STREAM_SEGMENT_LINES = 256;
 /** Folds need this many hidden lines and bytes, or the lines stay where they were. */
 const MIN_HIDDEN = 2;
 const MIN_HIDDEN_BYTES = 120;
@@ -145,7 +147,9 @@ function create(_ctx: PipelineContext, run: RunState) {
       }
       seg.push(l);
     },
-    batchEnd(out) {
+    batchEnd(out, final) {
+      // Streaming: a segment keeps growing (and folding) until a barrier or STREAM_SEGMENT_LINES.
+      if (!final && seg.length < STREAM_SEGMENT_LINES) return;
       foldSegment(seg, out);
       seg = [];
     },

@@ -1,4 +1,4 @@
-import type { Item, Line } from '../pipeline/types.js';
+import type { Batch, Item, Line } from '../pipeline/types.js';
 import { batchStage, type RunState } from '../pipeline/stage.js';
 import { FOLD_MIN_HIDDEN_BYTES } from './fold.js';
 import { analyzeCommand, peelWrappers } from '../command/parse.js';
@@ -6,26 +6,53 @@ import { analyzeCommand, peelWrappers } from '../command/parse.js';
 /** What a family distiller does with each line; `out` receives what stays. */
 export interface LineHandler {
   line(l: Line, out: Item[]): void;
-  /** End of a batch: flush what the handler held for it (markers go at the batch's end). */
-  batchEnd?(out: Item[]): void;
+  /**
+   * Flush what the handler held (markers go at the end of what is flushed). `final` is
+   * the end of the run; before it, a streaming handler may keep holding hidden lines.
+   */
+  batchEnd?(out: Item[], final: boolean): void;
 }
+
+/** While streaming, hidden lines wait for this many bytes before they get their marker. */
+export const STREAM_MARKER_BYTES = 4096;
+/** While the run is held, a family distiller keeps at most this many lines before flushing. */
+export const HELD_LINES_MAX = 8192;
 
 /**
  * The stage shape every family distiller shares: lines go through `h.line`, markers from
- * earlier stages pass untouched, `h.batchEnd` flushes per batch. In passthrough the batch
- * is forwarded as it is.
+ * earlier stages pass untouched. While render is still holding the output (nothing
+ * written yet) the handler's output is kept here too, so a fold or a marker can span
+ * the small batches a slow producer writes; it is flushed (`h.batchEnd`) once render
+ * streams, every HELD_LINES_MAX lines, and at the end. Meanwhile empty batches carry
+ * the raw offset on, so render's hold-back window still sees the bytes go by. In
+ * passthrough every batch is forwarded as it is.
  */
 export function lineDistiller(run: RunState, h: LineHandler) {
-  return batchStage(run, (batch, push) => {
-    if (run.passthrough) return push(batch);
-    const out: Item[] = [];
-    for (const it of batch.items) {
-      if (it.kind === 'line') h.line(it, out);
-      else out.push(it);
-    }
-    h.batchEnd?.(out);
-    push({ items: out, end: batch.end });
-  });
+  let pending: Item[] = [];
+  const flush = (push: (b: Batch) => void, end: number, final: boolean) => {
+    h.batchEnd?.(pending, final);
+    if (pending.length) push({ items: pending, end });
+    pending = [];
+  };
+  return batchStage(
+    run,
+    (batch, push) => {
+      if (run.passthrough) {
+        if (pending.length) { push({ items: pending, end: batch.end }); pending = []; }
+        return push(batch);
+      }
+      for (const it of batch.items) {
+        if (it.kind === 'line') h.line(it, pending);
+        else pending.push(it);
+      }
+      if (run.streaming || pending.length >= HELD_LINES_MAX) flush(push, batch.end, false);
+      else push({ items: [], end: batch.end });
+    },
+    (push, end) => {
+      if (run.passthrough) { if (pending.length) push({ items: pending, end }); pending = []; return; }
+      flush(push, end, true);
+    },
+  );
 }
 
 /** A distiller that recognises nothing and changes nothing (enumerations, reads). */
@@ -79,12 +106,22 @@ export class BatchHider {
     return this.hidden.length;
   }
 
-  /** Appends the batch's marker (or puts the lines back) and starts over. */
-  flush(out: Item[], note: (hidden: Line[]) => string, minBytes = FOLD_MIN_HIDDEN_BYTES): void {
+  /**
+   * Appends one marker for the lines hidden since the last one. Before the end of the run
+   * (`final` false) it waits until they are worth a marker (STREAM_MARKER_BYTES), so a slow
+   * producer's small batches do not each get one. At the end, lines not worth a marker are
+   * put back in input order (with their condensed lines restored) when they all belong to
+   * this flush, so a small output comes back unchanged.
+   */
+  flush(out: Item[], note: (hidden: Line[]) => string, minBytes = FOLD_MIN_HIDDEN_BYTES, final = true): void {
     const h = this.hidden;
-    if (h.length && this.bytes >= minBytes) {
+    if (!h.length) return;
+    if (!final && this.bytes < Math.max(minBytes, STREAM_MARKER_BYTES)) return;
+    const firstOut = out.find((it): it is Line => it.kind === 'line');
+    const local = !!firstOut && h[0].index >= firstOut.index;
+    if (this.bytes >= minBytes || !local) {
       out.push({ kind: 'marker', note: note(h), hidden: h });
-    } else if (h.length) {
+    } else {
       for (const l of this.condensed) l.out = undefined;
       const all: Item[] = [...out, ...h].sort((a, b) => orderOf(a) - orderOf(b));
       out.length = 0;
@@ -107,8 +144,8 @@ export function hideRecognised(run: RunState, isRemovable: (text: string) => boo
       if ((isRemovable(textOf(l)) && hider.hide(l)) || hider.squeezeBlank(l, out)) return;
       out.push(l);
     },
-    batchEnd(out) {
-      hider.flush(out, (h) => `${plural(h.length, noun)} hidden`);
+    batchEnd(out, final) {
+      hider.flush(out, (h) => `${plural(h.length, noun)} hidden`, undefined, final);
     },
   });
 }

@@ -58,3 +58,31 @@ t.test('keeps the pnpm package list and its final Progress line, hides the progr
     if (/^Progress: .*added \d+$/.test(l)) t.notOk(text.includes(l), `hidden: ${l}`);
   }
 });
+
+t.test('a slow install streamed line by line still folds its fetch lines into a few markers', async (t) => {
+  const { RunState } = await import('../../lib/pipeline/stage.js');
+  const { INSTALL } = await import('../../lib/distillers/install.js');
+  const { corpusCase } = await import('../helpers/cases.js');
+  type L = import('../../lib/pipeline/types.js').Line;
+  type I = import('../../lib/pipeline/types.js').Item;
+  const texts = corpusCase('712-npm-ci-loglevel-http').output.toString('utf8').trimEnd().split('\n');
+  const run = new RunState();
+  run.startStreaming(); // render already writes: every batch is one line from a slow producer
+  const stage = INSTALL.create({ door: 'exec', command: 'npm ci --loglevel=http' }, run);
+  const items: I[] = [];
+  stage.on('data', (b: { items: I[] }) => items.push(...b.items));
+  let end = 0;
+  texts.forEach((text, index) => {
+    end += text.length + 1;
+    const line: L = { kind: 'line', text, plain: text, eol: '\n', tier: /^added /.test(text) ? 'signal' : 'text', index, end };
+    stage.write({ items: [line], end });
+  });
+  stage.end();
+  await new Promise((r) => stage.on('end', r));
+  const markers = items.filter((i) => i.kind === 'marker');
+  const hidden = markers.reduce((n, m) => n + (m.kind === 'marker' ? m.hidden.length : 0), 0);
+  const shown = items.filter((i) => i.kind === 'line').length;
+  t.equal(hidden + shown, texts.length, 'every line is shown or inside a marker');
+  t.ok(markers.length >= 1 && markers.length <= 10, `${markers.length} markers for ${hidden} hidden lines`);
+  t.ok(items.some((i) => i.kind === 'line' && /^added \d+ packages/.test(i.text)), 'the added line stays');
+});
