@@ -121,6 +121,22 @@ case_jest_vitest() {
   keep_re '^ *Test Files' '^ *Tests  '
 }
 
+case_jest_error_names() {
+  [[ "510-jest-verbose-error-names" =~ $ONLY ]] || return 0
+  node_tools
+  js_suite "$T/jest-errnames" jest 4 40
+  cat > "$T/jest-errnames/test/errors.test.js" <<'EOF'
+describe('errors', () => {
+  test('throws TypeError on a missing email', () => { expect(() => null.trim()).toThrow(TypeError); });
+  test('reports 0 errors for a clean cart', () => { expect([].length).toBe(0); });
+  test('wraps the cause in an Error: prefix', () => { expect(String(new Error('x'))).toBe('Error: x'); });
+  test('exit code 1 is mapped to failure', () => { expect(1 === 1).toBe(true); });
+});
+EOF
+  capture 510-jest-verbose-error-names test jest "$T/jest-errnames" 'jest --verbose'
+  keep_re '^Tests:' '^Test Suites:' 'TypeError' 'Error: prefix' 'exit code 1'
+}
+
 case_bun() {
   [[ "506-bun-test-pass 507-bun-test-fail" =~ $ONLY ]] || return 0
   if [[ ! -x "$TOOLS/node_modules/.bin/bun" ]]; then
@@ -222,6 +238,7 @@ case_cargo() {
 }
 
 case_jest_vitest
+case_jest_error_names
 case_bun
 case_pytest
 case_cmake

@@ -41,3 +41,11 @@ t.test('folds 500 passing jest tests to one line per suite and the verdict', asy
   t.same(keptAll(d, /^PASS |^Tests:|^Test Suites:|^Snapshots:|^Time:/), []);
   t.ok(d.out.length < d.input.length * 0.1, `${d.out.length} of ${d.input.length} bytes`);
 });
+
+t.test('a passing test whose name reads like a failure is never hidden, and the rest still folds', async (t) => {
+  const d = await pipe(corpusCase('jest-verbose-error-names'));
+  t.ok(d.lines.includes('    ✓ throws TypeError on a missing email (11 ms)'), 'classified failure: kept');
+  t.ok(d.lines.includes('    ✓ exit code 1 is mapped to failure (1 ms)'), 'classified failure: kept');
+  t.ok(d.markers.length >= 4, 'the ordinary passing tests still fold (the gate did not fall back to raw)');
+  t.equal(folded(d.markers, 'passing tests') + count(d.out, /^\s+✓ /), count(d.input, /^\s+✓ /));
+});
