@@ -120,9 +120,12 @@ export function peelWrappers(argv: string[]): string[] {
     while (a.length && ASSIGNMENT.test(a[0])) a.shift();
     const head = basename(a[0] ?? '');
     if (!WRAPPERS.has(head)) break;
-    a.shift();
     // Options of the wrapper itself (`npx --yes jest`, `timeout 10 cmd`, `env -i cmd`).
-    while (a.length && (a[0].startsWith('-') || (head === 'timeout' && /^\d/.test(a[0])) || ASSIGNMENT.test(a[0]))) a.shift();
+    let k = 1;
+    while (k < a.length && (a[k].startsWith('-') || (head === 'timeout' && /^\d/.test(a[k])) || ASSIGNMENT.test(a[k]))) k++;
+    // A wrapper with nothing to run is the producer itself: bare `env` prints the environment.
+    if (k >= a.length) break;
+    a = a.slice(k);
   }
   return a;
 }

@@ -4,6 +4,7 @@ import { createPipeline } from '../pipeline/create.js';
 import type { PipelineContext } from '../pipeline/types.js';
 import { LazyStore } from './store-access.js';
 import { writeSafely, holdWindow } from './sink.js';
+import { spawnWithReader } from './child-reader.js';
 
 export interface ExecOptions {
   argv: string[];
@@ -38,34 +39,16 @@ export function runExec(opts: ExecOptions): Promise<number> {
   const passthrough = env.OMNI_PASSTHROUGH === '1' || /^\s*OMNI_PASSTHROUGH=1(\s|$)/.test(command);
 
   return new Promise((resolve) => {
-    const child = spawn('/bin/sh', shArgs, {
-      stdio: ['inherit', passthrough ? 'inherit' : 'pipe', passthrough ? 'inherit' : 'pipe'],
-      env,
-    });
-    const forward = (sig: NodeJS.Signals) => () => { try { child.kill(sig); } catch { /* gone */ } };
-    const onInt = forward('SIGINT');
-    const onTerm = forward('SIGTERM');
-    process.on('SIGINT', onInt);
-    process.on('SIGTERM', onTerm);
-
-    let exitCode: number | null = null;
-    let outputDone = passthrough;
-    const finish = () => {
-      if (exitCode === null || !outputDone) return;
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
-      resolve(exitCode);
-    };
-    child.on('error', (err) => {
-      // The shell itself could not start: say so plainly, as a shell would.
-      stdout.write(`omni exec: ${err.message}\n`);
-      exitCode = 127;
-      outputDone = true;
-      finish();
-    });
-
     if (passthrough) {
-      child.on('close', (code, signal) => { exitCode = code ?? 128 + (constants.signals[signal as NodeJS.Signals] ?? 0); finish(); });
+      const child = spawn('/bin/sh', shArgs, { stdio: 'inherit', env });
+      const fwd = (sig: NodeJS.Signals) => () => { try { child.kill(sig); } catch { /* gone */ } };
+      const onInt = fwd('SIGINT');
+      const onTerm = fwd('SIGTERM');
+      process.on('SIGINT', onInt);
+      process.on('SIGTERM', onTerm);
+      const end = (code: number) => { process.off('SIGINT', onInt); process.off('SIGTERM', onTerm); resolve(code); };
+      child.on('error', (err) => { stdout.write(`omni exec: ${err.message}\n`); end(127); });
+      child.on('close', (code, signal) => end(code ?? 128 + (constants.signals[signal as NodeJS.Signals] ?? 0)));
       return;
     }
 
@@ -75,14 +58,37 @@ export function runExec(opts: ExecOptions): Promise<number> {
       cwd: process.cwd(), archive: store.archive(), ...holdWindow(env),
     };
     const pipeline = createPipeline(ctx);
+    let exitCode: number | null = null;
+    let outputDone = false;
+    const finish = () => {
+      if (exitCode === null || !outputDone) return;
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+      resolve(exitCode);
+    };
     writeSafely(pipeline, stdout, () => { outputDone = true; store.close(); finish(); });
-    child.stdout!.on('data', (b: Buffer) => { if (!pipeline.write(b)) { child.stdout!.pause(); pipeline.once('drain', () => child.stdout!.resume()); } });
-    child.stderr!.on('data', (b: Buffer) => pipeline.write(b));
-    child.on('close', (code, signal) => {
-      exitCode = code ?? 128 + (constants.signals[signal as NodeJS.Signals] ?? 0);
-      // The gate reads the exit code when the input ends: a failure goes out verbatim.
-      ctx.exitCode = exitCode;
-      pipeline.end();
+
+    const child = spawnWithReader('/bin/sh', shArgs, env, {
+      data: (b) => {
+        pipeline.write(b);
+        child.ack(b.length);
+      },
+      exit: (code, signal) => {
+        exitCode = code ?? 128 + (constants.signals[signal as NodeJS.Signals] ?? 0);
+        // The gate reads the exit code when the input ends: a failure goes out verbatim.
+        ctx.exitCode = exitCode;
+        pipeline.end();
+      },
+      error: (message) => {
+        // The shell itself could not start: say so plainly, as a shell would.
+        exitCode = 127;
+        ctx.exitCode = 127;
+        pipeline.end(`omni exec: ${message}\n`);
+      },
     });
+    const onInt = () => child.kill('SIGINT');
+    const onTerm = () => child.kill('SIGTERM');
+    process.on('SIGINT', onInt);
+    process.on('SIGTERM', onTerm);
   });
 }

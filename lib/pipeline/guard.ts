@@ -63,7 +63,9 @@ export function detectStructured(lines: Line[]): PassReason | null {
   }
   if (first.startsWith('[')) {
     // `[` opens JSON unless a word follows (`[INFO] …`, `[webpack-cli] …`, `[1/4] Resolving`).
-    if (/^\[\s*($|[{["\d\-]|true|false|null|\])/.test(first) && !/^\[\d+\/\d+\]/.test(first) && !/^\[\d+[:\-]/.test(first)) return 'json';
+    // A number opens JSON only when a comma, `]` or the line's end follows it: `[  3%]`
+    // (cmake), `[1/4]` (yarn) and `[12:00:01]` (timestamps) are progress and logs.
+    if (/^\[\s*($|[{["]|-?\d+(\.\d+)?([eE][-+]?\d+)?\s*([,\]]|$)|true|false|null|\])/.test(first)) return 'json';
   }
   if (first === '---' || first.startsWith('%YAML') || first.startsWith('apiVersion:')) return 'yaml';
   if (sample.length >= 3) {

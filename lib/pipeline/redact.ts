@@ -67,6 +67,7 @@ export function redact(run: RunState) {
       if (KEY_END.test(shown)) { inKey = false; return; }
       run.redactedBytes += Math.max(0, Buffer.byteLength(shown) - 3);
       l.out = '***';
+      l.redacted = true;
       return;
     }
     if (KEY_BEGIN.test(shown)) {
@@ -76,6 +77,7 @@ export function redact(run: RunState) {
     const r = redactLine(shown);
     if (r.count) {
       l.out = r.text;
+      l.redacted = true;
       run.redactions += r.count;
       run.redactedBytes += Math.max(0, Buffer.byteLength(shown) - Buffer.byteLength(r.text));
     }

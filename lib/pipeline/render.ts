@@ -85,7 +85,8 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
         s += vis;
         if (it.raw !== undefined || it.out !== undefined || (it.plain !== undefined && it.plain !== it.text)) {
           removedOther += Math.max(0, Buffer.byteLength(lineBytes(it)) - Buffer.byteLength(vis));
-          if (it.out !== undefined) tally.condensedLines++;
+          if (it.redacted) { /* counted by run.redactions */ }
+          else if (it.out !== undefined) tally.condensedLines++;
           else if (it.plain !== undefined && it.plain !== it.text) tally.colourLines++;
         }
         if (it.end > rawEmitted) rawEmitted = it.end;
@@ -154,7 +155,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
         }
         if (mode === 'streaming') {
           removedOther += run.droppedBytes;
-          if (removedOther > 0 || failed) {
+          if (removedOther > 0 || run.redactions > 0 || failed) {
             const raw = spool.all();
             const handle = archive(raw);
             const capped = spool.truncated ? ` (first ${raw.length} bytes)` : '';
@@ -179,7 +180,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
         }
         removedOther = run.droppedBytes;
         let text = renderItems(held);
-        if (removedOther > 0) {
+        if (removedOther > 0 || run.redactions > 0) {
           const handle = archive(raw);
           if (!handle) {
             report.verbatim = 'archive-failed';
@@ -190,7 +191,10 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
           text += footer(run, tally, handle, text, '');
         }
         const outBuf = Buffer.from(text);
-        if (outBuf.length >= raw.length || raw.length - outBuf.length < GATE_MIN_SAVED_BYTES) {
+        // A redaction is worth delivering even when it saves little (the secret stays out of
+        // the agent's context), but never at the price of a larger output.
+        const tooLittle = run.redactions ? outBuf.length > raw.length : outBuf.length >= raw.length || raw.length - outBuf.length < GATE_MIN_SAVED_BYTES;
+        if (tooLittle) {
           report.verbatim = 'too-little-saved';
           rawEmitted = 0;
           return switchToRaw(t, spool.total), cb();
@@ -216,12 +220,13 @@ function safe<T>(fn: () => T, fallback: T): T {
 /** The receipt for removals no marker covers: it names the whole raw output's handle. */
 function footer(run: RunState, tally: { colourLines: number; condensedLines: number }, handle: string, text: string, capped: string): string {
   const what: string[] = [];
+  const secrets = run.redactions ? `${run.redactions} secret value${run.redactions === 1 ? '' : 's'} redacted` : '';
   if (tally.colourLines) what.push(`colour codes on ${tally.colourLines} lines`);
   if (run.redraws) what.push(`${run.redraws} progress redraws`);
   if (run.droppedLines) what.push(`${run.droppedLines} blank lines`);
   const removed = what.length ? `${what.join(', ')} removed` : '';
   const condensed = tally.condensedLines ? `${tally.condensedLines} lines condensed` : '';
-  const note = [removed, condensed].filter(Boolean).join('; ') || 'output condensed';
+  const note = [secrets, removed, condensed].filter(Boolean).join('; ') || 'output condensed';
   const sep = text.length && !text.endsWith('\n') ? '\n' : '';
   return sep + formatMarker(`${note}; whole output${capped}`, handle) + '\n';
 }
@@ -239,8 +244,9 @@ export function gate(ctx: PipelineContext, run: RunState, items: Item[], rawByte
       est += formatMarker(it.note, HANDLE_PLACEHOLDER).length + 1;
     }
   }
-  if (failures !== run.failureLines) return 'a failure line was lost';
+  // Stages may raise a line to `failure` (a failure block's context), never lower one.
+  if (failures < run.failureLines) return 'a failure line was lost';
   const saved = rawBytes - est;
-  if (saved < GATE_MIN_SAVED_BYTES || saved < rawBytes * GATE_MIN_SAVED_RATIO) return 'too-little-saved';
+  if (!run.redactions && (saved < GATE_MIN_SAVED_BYTES || saved < rawBytes * GATE_MIN_SAVED_RATIO)) return 'too-little-saved';
   return null;
 }

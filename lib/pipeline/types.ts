@@ -30,6 +30,8 @@ export interface Line {
   tier: Tier;
   /** What render prints instead of `text` (e.g. ANSI stripped). Undefined = `text`. */
   out?: string;
+  /** Set by the redact stage when `out` hides a secret value. */
+  redacted?: boolean;
   /** 0-based index of the line in the whole input. */
   index: number;
   /** Byte offset just past this line (terminator included) in the raw input. */

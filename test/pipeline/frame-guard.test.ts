@@ -61,3 +61,12 @@ t.test('the guard tells log lines from JSON and prose from YAML', async (t) => {
   t.equal(detectStructured(lines('a,b,c\n1,2,3\n4,5,6')), 'csv');
   t.equal(detectStructured(lines('total 12\ndrwxr-xr-x 2 root root 4096 .\n-rw-r--r-- 1 root root 10 a.txt')), null);
 });
+
+t.test('progress counters in brackets are not JSON', async (t) => {
+  t.equal(detectStructured(lines('[  3%] Building C object src/CMakeFiles/a.dir/a.c.o\n[  6%] Building C object b.c.o')), null);
+  t.equal(detectStructured(lines('[1/4] Resolving packages...')), null);
+  t.equal(detectStructured(lines('[12:00:01] Starting compilation')), null);
+  t.equal(detectStructured(lines('[1, 2, 3]')), 'json');
+  t.equal(detectStructured(lines('[\n  {"a": 1}\n]')), 'json');
+  t.equal(detectStructured(lines('[42]')), 'json');
+});
