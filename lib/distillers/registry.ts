@@ -3,12 +3,6 @@ import type { Line, PipelineContext } from '../pipeline/types.js';
 import type { RunState } from '../pipeline/stage.js';
 import { analyzeCommand, basename, peelWrappers, producerCount, type CommandAnalysis } from '../command/parse.js';
 import { generic } from './generic.js';
-import { NPM_BUILD } from './npmbuild.js';
-import { BUN_TEST } from './bun.js';
-import { CC } from './cc.js';
-import { BUNDLER } from './webpack.js';
-import { TSC } from './tsc.js';
-import { ESLINT } from './eslint.js';
 import { GIT, GIT_STATUS } from './git.js';
 import { INSTALL } from './install.js';
 import { LOGS } from './logs.js';
@@ -25,6 +19,12 @@ import { GO_TEST } from './gotest.js';
 import { CARGO_TEST, CARGO_BUILD } from './cargo.js';
 import { CTEST } from './ctest.js';
 import { NPM_TEST } from './npmtest.js';
+import { BUN_TEST } from './bun.js';
+import { NPM_BUILD } from './npmbuild.js';
+import { CC } from './cc.js';
+import { BUNDLER } from './webpack.js';
+import { TSC } from './tsc.js';
+import { ESLINT } from './eslint.js';
 
 /**
  * One entry per distiller. The registry is the only place that decides which distiller
@@ -47,12 +47,6 @@ const GENERIC: DistillerSpec = { name: 'generic', family: 'generic', create: gen
 
 /** Registered distillers, most specific first. Adding one is one import and one line. */
 export const DISTILLERS: DistillerSpec[] = [
-  NPM_BUILD,
-  BUN_TEST,
-  CC,
-  BUNDLER,
-  TSC,
-  ESLINT,
   TAP,
   VITEST,
   JEST,
@@ -63,7 +57,13 @@ export const DISTILLERS: DistillerSpec[] = [
   CARGO_TEST,
   CARGO_BUILD,
   CTEST,
+  BUN_TEST,
   NPM_TEST,
+  NPM_BUILD,
+  CC,
+  BUNDLER,
+  TSC,
+  ESLINT,
   GIT,
   GIT_STATUS,
   INSTALL,
