@@ -80,7 +80,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
       else if (argv[i].startsWith('--command=')) command = argv[i].slice('--command='.length);
     }
     const { runPipe } = await import('../doors/pipe.js');
-    return runPipe({ command, stdout: io.stdout });
+    return runPipe({ command, stdout: io.stdout, sessionId: process.env.OMNI_SESSION_ID || undefined, agentId: process.env.OMNI_AGENT_ID || undefined });
   }
   if (!cmd || cmd === 'help' || cmd === '--help' || cmd === '-h') {
     io.stdout.write(USAGE);

@@ -5,6 +5,7 @@ import type { PipelineContext } from '../pipeline/types.js';
 import { LazyStore } from './store-access.js';
 import { writeSafely, holdWindow } from './sink.js';
 import { spawnWithReader } from './child-reader.js';
+import { RunBook, collectTrace, recordRun } from './run-record.js';
 
 export interface ExecOptions {
   argv: string[];
@@ -57,7 +58,10 @@ export function runExec(opts: ExecOptions): Promise<number> {
       door: 'exec', command, host: opts.host, sessionId: opts.sessionId, agentId: opts.agentId,
       cwd: process.cwd(), archive: store.archive(), ...holdWindow(env),
     };
+    const book = new RunBook(ctx, store);
+    book.attachLedger(env);
     const pipeline = createPipeline(ctx);
+    const delivered = collectTrace(pipeline);
     let exitCode: number | null = null;
     let outputDone = false;
     const finish = () => {
@@ -66,7 +70,12 @@ export function runExec(opts: ExecOptions): Promise<number> {
       process.off('SIGTERM', onTerm);
       resolve(exitCode);
     };
-    writeSafely(pipeline, stdout, () => { outputDone = true; store.close(); finish(); });
+    writeSafely(pipeline, stdout, () => {
+      outputDone = true;
+      recordRun(book, pipeline, delivered);
+      store.close();
+      finish();
+    });
 
     const child = spawnWithReader('/bin/sh', shArgs, env, {
       data: (b) => {

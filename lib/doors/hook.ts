@@ -157,49 +157,23 @@ interface Distilled {
 type AfterDistil = (store: import('../store/open.js').Store, memory: typeof import('../store/memory.js')) => void;
 
 async function distil(ctx: PipelineContext, text: string, env: NodeJS.ProcessEnv, after?: AfterDistil): Promise<Distilled> {
-  const [{ distillBuffer }, { LazyStore }] = await Promise.all([import('../pipeline/run.js'), import('./store-access.js')]);
+  const [{ distillBuffer }, { LazyStore }, { RunBook }] = await Promise.all([import('../pipeline/run.js'), import('./store-access.js'), import('./run-record.js')]);
   const store = new LazyStore(env.OMNI_HOME || undefined);
   try {
     ctx.archive = store.archive();
-    let stage: { delivered(): Buffer; consumed(): string[] } | null = null;
-    const scope = ctx.sessionId && ctx.cwd ? { sessionId: ctx.sessionId, agentId: ctx.agentId, cwd: ctx.cwd } : null;
-    if (scope && env.OMNI_LEDGER !== '0') {
-      try {
-        const s = store.get();
-        if (s) {
-          const [{ loadShown }, { createLedgerStage }] = await Promise.all([import('../store/ledger.js'), import('../pipeline/ledger.js')]);
-          const shown = loadShown(s, scope);
-          ctx.ledger = () => {
-            const st = createLedgerStage(ctx, shown);
-            stage = st;
-            return st;
-          };
-        }
-      } catch (err) {
-        hookLog(env, `ledger unavailable: ${(err as Error).message}`);
-      }
-    }
-    let res = await distillBuffer(ctx, Buffer.from(text, 'utf8'));
-    if (stage && res.verbatim?.startsWith('internal error')) {
+    // The same ledger and run record as exec and pipe (lib/doors/run-record.ts).
+    const book = new RunBook(ctx, store);
+    book.attachLedger(env);
+    const input = Buffer.from(text, 'utf8');
+    let res = await distillBuffer(ctx, input);
+    if (book.ledgerAttached && res.verbatim?.startsWith('internal error')) {
       // A broken ledger must not cost the distillation: log it, run once more without it.
       hookLog(env, `ledger stage failed (${res.verbatim}); distilled without the ledger`);
-      stage = null;
-      ctx.ledger = undefined;
-      res = await distillBuffer(ctx, Buffer.from(text, 'utf8'));
+      book.detachLedger();
+      res = await distillBuffer(ctx, input);
     }
-    if (env.OMNI_HOOK_TRACE) hookLog(env, `distil ${ctx.tool} ${res.rawBytes} B -> ${res.outBytes} B (${res.distiller}${res.verbatim ? `, verbatim: ${res.verbatim}` : ''}${stage ? ', ledger' : ''})`);
-    const st = stage as { delivered(): Buffer; consumed(): string[] } | null;
-    if (st && scope) {
-      try {
-        const s = store.get();
-        if (s) {
-          const { recordDelivered } = await import('../store/ledger.js');
-          recordDelivered(s, { ...scope, hashes: st.delivered(), consumed: st.consumed() });
-        }
-      } catch (err) {
-        hookLog(env, `ledger record failed: ${(err as Error).message}`);
-      }
-    }
+    if (env.OMNI_HOOK_TRACE) hookLog(env, `distil ${ctx.tool} ${res.rawBytes} B -> ${res.outBytes} B (${res.distiller}${res.verbatim ? `, verbatim: ${res.verbatim}` : ''}${book.ledgerAttached ? ', ledger' : ''})`);
+    book.record({ raw: input, delivered: res.output, bytesIn: res.rawBytes, bytesOut: res.outBytes, distiller: res.distiller, rawHandle: res.rawHandle, applied: res.changed });
     if (after) {
       try {
         const s = store.get();

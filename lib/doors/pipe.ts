@@ -2,9 +2,13 @@ import { createPipeline } from '../pipeline/create.js';
 import type { PipelineContext } from '../pipeline/types.js';
 import { LazyStore } from './store-access.js';
 import { writeSafely, holdWindow } from './sink.js';
+import { RunBook, collectTrace, recordRun } from './run-record.js';
 
 export interface PipeOptions {
   command?: string;
+  /** Reader scope, when the caller knows it (OMNI_SESSION_ID / OMNI_AGENT_ID). */
+  sessionId?: string;
+  agentId?: string;
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
   env?: NodeJS.ProcessEnv;
@@ -26,8 +30,11 @@ export function runPipe(opts: PipeOptions = {}): Promise<number> {
       return;
     }
     const store = new LazyStore();
-    const ctx: PipelineContext = { door: 'pipe', command: opts.command, cwd: process.cwd(), archive: store.archive(), ...holdWindow(env) };
+    const ctx: PipelineContext = { door: 'pipe', command: opts.command, sessionId: opts.sessionId, agentId: opts.agentId, cwd: process.cwd(), archive: store.archive(), ...holdWindow(env) };
+    const book = new RunBook(ctx, store);
+    book.attachLedger(env);
     const pipeline = createPipeline(ctx);
+    const delivered = collectTrace(pipeline);
     let closed = false;
     stdout.on('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'EPIPE' && !closed) {
@@ -36,7 +43,11 @@ export function runPipe(opts: PipeOptions = {}): Promise<number> {
         resolve(0);
       }
     });
-    writeSafely(pipeline, stdout, () => { store.close(); if (!closed) { closed = true; resolve(0); } });
+    writeSafely(pipeline, stdout, () => {
+      if (!closed) recordRun(book, pipeline, delivered);
+      store.close();
+      if (!closed) { closed = true; resolve(0); }
+    });
     stdin.pipe(pipeline);
   });
 }

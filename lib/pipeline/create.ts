@@ -11,6 +11,8 @@ import { redact } from './redact.js';
 import { render, DEFAULT_HOLD_MS, type RenderReport } from './render.js';
 
 export interface Pipeline extends Duplex {
+  /** The raw input, while the spool still holds all of it (for the run's trace). */
+  rawInput(): Buffer | null;
   /** Filled in as the run goes; complete after 'end'. */
   report: RenderReport & { distiller: string; passthrough: string | null };
 }
@@ -32,7 +34,7 @@ export function createPipeline(ctx: PipelineContext): Pipeline {
   if (ctx.command && /^\s*OMNI_PASSTHROUGH=1(\s|$)/.test(ctx.command)) run.passthrough = 'passthrough';
 
   const stages: Transform[] = [frame(run), guard(run), classify(run), distill(ctx, run), collapse(run), redact(run)];
-  if (ctx.ledger) stages.push(ctx.ledger());
+  if (ctx.ledger) stages.push(ctx.ledger(run));
   const tail = render(ctx, run, spool, report);
   stages.push(tail);
   for (let i = 0; i < stages.length - 1; i++) stages[i].pipe(stages[i + 1]);
@@ -67,6 +69,7 @@ export function createPipeline(ctx: PipelineContext): Pipeline {
     },
   }) as Pipeline;
   duplex.report = report;
+  duplex.rawInput = () => (spool.truncated ? null : spool.all());
 
   tail.on('data', (b: Buffer) => {
     if (failed) return;

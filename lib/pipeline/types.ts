@@ -101,6 +101,6 @@ export interface PipelineContext {
   holdMs?: number;
   /** Receipt store for removed bytes. Without it nothing may be removed. */
   archive?: Archive;
-  /** Extra stage inserted before render (the ledger), built by the door. */
-  ledger?: () => import('node:stream').Transform;
+  /** Extra stage inserted before render (the ledger), built by the door with the run's state. */
+  ledger?: (run: { passthrough: string | null }) => import('node:stream').Transform;
 }

@@ -1,0 +1,106 @@
+import type { PipelineContext } from '../pipeline/types.js';
+import type { Pipeline } from '../pipeline/create.js';
+import type { LazyStore } from './store-access.js';
+import { createLedgerStage, type LedgerStage } from '../pipeline/ledger.js';
+import { loadShown } from '../store/ledger.js';
+import { recordDistillation } from '../store/record.js';
+import { logDiagnostic } from './diagnostics.js';
+
+/**
+ * What every door does around the one pipeline with the store: before the run, attach the
+ * ledger stage for this reader (when there is a reader scope and a store); after it, write
+ * the run row, the traces for `omni diff` and the ledger's delivery row in one transaction.
+ * Both halves fail open: a store that cannot do them costs the ledger and the stats, never
+ * the output.
+ */
+export class RunBook {
+  private stage: LedgerStage | null = null;
+  constructor(private readonly ctx: PipelineContext, private readonly store: LazyStore) {}
+
+  /** Sets `ctx.ledger` when the run has a reader scope and the store opens. */
+  attachLedger(env: NodeJS.ProcessEnv): void {
+    const { ctx } = this;
+    if (!ctx.sessionId || !ctx.cwd || env.OMNI_LEDGER === '0') return;
+    try {
+      const s = this.store.get();
+      if (!s) return;
+      const shown = loadShown(s, { sessionId: ctx.sessionId, agentId: ctx.agentId, cwd: ctx.cwd });
+      ctx.ledger = (run) => (this.stage = createLedgerStage(ctx, shown, run));
+    } catch (err) {
+      logDiagnostic('ledger', err);
+    }
+  }
+
+  /** Drops the ledger (the door re-runs without it after the stage failed). */
+  detachLedger(): void {
+    this.ctx.ledger = undefined;
+    this.stage = null;
+  }
+
+  get ledgerAttached(): boolean {
+    return !!this.ctx.ledger;
+  }
+
+  /** Records the run. `applied`: the reader really received `delivered`. */
+  record(r: { raw: Buffer | null; delivered: Buffer | null; bytesIn: number; bytesOut: number; distiller: string; rawHandle?: string | null; applied: boolean }): void {
+    const { ctx } = this;
+    try {
+      const s = this.store.get();
+      if (!s) return;
+      const stage = this.stage;
+      recordDistillation(s, {
+        run: {
+          door: ctx.door, host: ctx.host ?? null, family: r.distiller, command: commandHead(ctx.command),
+          sessionId: ctx.sessionId ?? null, cwd: ctx.cwd ?? null, bytesIn: r.bytesIn, bytesOut: r.bytesOut,
+          applied: r.applied, rawHandle: r.rawHandle ?? null,
+        },
+        raw: r.raw ?? undefined,
+        delivered: r.delivered ?? undefined,
+        // The reader saw either this output or, when a hook reply was not sent, the original:
+        // the delivered lines are in both, so they count as shown either way.
+        ledger: stage && ctx.sessionId && ctx.cwd
+          ? { sessionId: ctx.sessionId, agentId: ctx.agentId, cwd: ctx.cwd, hashes: stage.delivered(), consumed: stage.consumed() }
+          : undefined,
+      });
+    } catch (err) {
+      logDiagnostic('record', err);
+    }
+  }
+}
+
+/** The program and subcommand, never the arguments (they may hold paths or secrets). */
+export function commandHead(command: string | undefined): string | null {
+  if (!command) return null;
+  const words = command.trim().split(/\s+/).filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+  return words.slice(0, 2).filter((w) => !w.startsWith('-')).join(' ').slice(0, 80) || null;
+}
+
+/** Delivered bytes kept for `omni diff`; a longer stream keeps no trace. */
+export const TRACE_CAP_BYTES = 8 << 20;
+
+/** Tees a streaming door's output into a bounded buffer for the run's trace. */
+export function collectTrace(p: Pipeline): { chunks: Buffer[]; bytes: number; over: boolean } {
+  const t = { chunks: [] as Buffer[], bytes: 0, over: false };
+  p.on('data', (b: Buffer) => {
+    if (t.over) return;
+    t.bytes += b.length;
+    if (t.bytes > TRACE_CAP_BYTES) { t.over = true; t.chunks = []; return; }
+    t.chunks.push(b);
+  });
+  return t;
+}
+
+/** The end of a streaming run (exec, pipe): one record with both traces. */
+export function recordRun(book: RunBook, p: Pipeline, trace: { chunks: Buffer[]; over: boolean }): void {
+  const raw = p.rawInput();
+  const r = p.report;
+  book.record({
+    raw: raw && raw.length <= TRACE_CAP_BYTES ? raw : null,
+    delivered: trace.over ? null : Buffer.concat(trace.chunks),
+    bytesIn: r.rawBytes,
+    bytesOut: r.outBytes,
+    distiller: r.distiller,
+    rawHandle: r.rawHandle,
+    applied: r.changed,
+  });
+}
