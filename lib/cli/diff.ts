@@ -3,7 +3,7 @@
  * diff (`-` raw lines the reader did not get, `+` what it got instead, 3 lines of context).
  */
 import type { Io } from './main.js';
-import { openStore, CLI_BUSY_TIMEOUT_MS } from '../store/open.js';
+import { cliStore } from './cli-store.js';
 import { getBlob } from '../store/archive.js';
 import { lastRun } from '../store/stats.js';
 
@@ -107,13 +107,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.stderr.write('usage: omni diff   (the last distillation, raw against delivered)\n');
     return argv.includes('--help') || argv.includes('-h') ? 0 : 2;
   }
-  let store;
-  try {
-    store = openStore({ busyTimeoutMs: CLI_BUSY_TIMEOUT_MS });
-  } catch (err) {
-    io.stderr.write(`omni diff: ${(err as Error).message}\n`);
-    return 1;
-  }
+  const store = cliStore('diff', io);
+  if (!store) return 1;
   try {
     const r = lastRun(store);
     if (!r) {

@@ -4,7 +4,8 @@
  */
 import type { Io } from './main.js';
 import { setGoal, clearGoal, getGoal } from '../store/memory.js';
-import { projectArg, cliStore } from './remember.js';
+import { projectArg } from './remember.js';
+import { cliStore } from './cli-store.js';
 
 const USAGE = 'usage: omni goal ["<text>" | --clear]   [--cwd <project dir>]\n';
 

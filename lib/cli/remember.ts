@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { Io } from './main.js';
-import { openStore, CLI_BUSY_TIMEOUT_MS, type Store } from '../store/open.js';
+import { cliStore } from './cli-store.js';
 import { remember, listFacts, forgetFact } from '../store/memory.js';
 
 const USAGE = 'usage: omni remember "<fact>" | --list | --forget <id>   [--cwd <project dir>]\n';
@@ -22,15 +22,6 @@ export function projectArg(argv: string[]): { cwd: string; rest: string[] } {
   return { cwd: path.resolve(cwd), rest };
 }
 
-/** Opens the store for a CLI command, or writes the reason and returns null. */
-export function cliStore(name: string, io: Io): Store | null {
-  try {
-    return openStore({ busyTimeoutMs: CLI_BUSY_TIMEOUT_MS });
-  } catch (err) {
-    io.stderr.write(`omni ${name}: ${(err as Error).message}\n`);
-    return null;
-  }
-}
 
 export async function run(argv: string[], io: Io): Promise<number> {
   const { cwd, rest } = projectArg(argv);

@@ -4,7 +4,7 @@
  * recorded so the next payload containing that run is delivered verbatim once.
  */
 import type { Io } from './main.js';
-import { openStore, CLI_BUSY_TIMEOUT_MS } from '../store/open.js';
+import { cliStore } from './cli-store.js';
 import { getBlob, isHandle, recordRetrieval } from '../store/archive.js';
 
 export const USAGE = 'usage: omni retrieve <handle>   (the 16 hex characters after "omni retrieve" in a marker)\n';
@@ -27,13 +27,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.stderr.write(`omni retrieve: '${arg}' is not a handle (expected 16 hex characters)\n${USAGE}`);
     return 2;
   }
-  let store;
-  try {
-    store = openStore({ busyTimeoutMs: CLI_BUSY_TIMEOUT_MS });
-  } catch (err) {
-    io.stderr.write(`omni retrieve: ${(err as Error).message}\n`);
-    return 1;
-  }
+  const store = cliStore('retrieve', io);
+  if (!store) return 1;
   try {
     const data = getBlob(store, handle);
     if (!data) {

@@ -17,7 +17,7 @@
 import type { Io } from './main.js';
 import type { Store } from '../store/open.js';
 import { lastSession, listSessions, type SessionRow } from '../store/memory.js';
-import { cliStore } from './remember.js';
+import { cliStore } from './cli-store.js';
 import { formatBytes } from './stats.js';
 
 export const SESSION_CSV_COLUMNS = ['session_id', 'cwd', 'source', 'started_at', 'ended_at', 'end_reason', 'runs', 'bytes_in', 'bytes_delivered', 'bytes_saved'] as const;

@@ -4,7 +4,7 @@
  * hook reply, exec/pipe output); a pass-through counts as zero.
  */
 import type { Io } from './main.js';
-import { openStore, CLI_BUSY_TIMEOUT_MS } from '../store/open.js';
+import { cliStore } from './cli-store.js';
 import { statsSummary, type Totals } from '../store/stats.js';
 
 export const DEFAULT_SINCE = '7d';
@@ -55,13 +55,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.stderr.write(`omni stats: --since takes a duration like 30m, 24h, 7d, 2w or 'all' (got '${since}')\n`);
     return 2;
   }
-  let store;
-  try {
-    store = openStore({ busyTimeoutMs: CLI_BUSY_TIMEOUT_MS });
-  } catch (err) {
-    io.stderr.write(`omni stats: ${(err as Error).message}\n`);
-    return 1;
-  }
+  const store = cliStore('stats', io);
+  if (!store) return 1;
   try {
     const from = ms === Infinity ? 0 : Date.now() - ms;
     const s = statsSummary(store, { since: from });
