@@ -28,12 +28,15 @@ export function writeSafely(src: Readable, sink: NodeJS.WritableStream, done: ()
 }
 
 /**
- * The hold-back window for the streaming doors: OMNI_HOLD_MS and OMNI_HOLD_BYTES override
- * the defaults (500 ms, 256 KiB; see render.ts). Unset or invalid values keep the default.
+ * The hold-back window for the streaming doors: OMNI_HOLD_MS, OMNI_HOLD_IDLE_MS and
+ * OMNI_HOLD_BYTES override the defaults (2 s, 500 ms quiet, 256 KiB; see render.ts).
+ * Unset or invalid values keep the default.
  */
-export function holdWindow(env: NodeJS.ProcessEnv): { holdMs?: number; holdBytes?: number } {
+export function holdWindow(env: NodeJS.ProcessEnv): { holdMs?: number; holdBytes?: number; holdIdleMs?: number } {
   const num = (v: string | undefined) => (v && /^\d+$/.test(v) ? Number(v) : undefined);
-  const w: { holdMs?: number; holdBytes?: number } = {};
+  const w: { holdMs?: number; holdBytes?: number; holdIdleMs?: number } = {};
+  const idle = num(env.OMNI_HOLD_IDLE_MS);
+  if (idle !== undefined) w.holdIdleMs = idle;
   const ms = num(env.OMNI_HOLD_MS);
   const bytes = num(env.OMNI_HOLD_BYTES);
   if (ms !== undefined) w.holdMs = ms;

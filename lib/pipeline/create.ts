@@ -8,7 +8,7 @@ import { classify } from './classify.js';
 import { distill } from './distill.js';
 import { collapse } from './collapse.js';
 import { redact } from './redact.js';
-import { render, DEFAULT_HOLD_MS, type RenderReport } from './render.js';
+import { render, DEFAULT_HOLD_MS, DEFAULT_HOLD_IDLE_MS, type RenderReport } from './render.js';
 
 export interface Pipeline extends Duplex {
   /** The raw input, while the spool still holds all of it (for the run's trace). */
@@ -45,11 +45,20 @@ export function createPipeline(ctx: PipelineContext): Pipeline {
   // The hold window runs from the first raw byte, not from the first line to reach render:
   // look-ahead stages (guard) may be holding lines of a slow producer.
   const holdMs = ctx.holdMs ?? DEFAULT_HOLD_MS;
+  const idleMs = Math.min(ctx.holdIdleMs ?? DEFAULT_HOLD_IDLE_MS, holdMs);
   let timer: NodeJS.Timeout | null = null;
+  let idle: NodeJS.Timeout | null = null;
   const startTimer = () => {
-    if (timer || !Number.isFinite(holdMs)) return;
-    timer = setTimeout(() => run.startStreaming(), holdMs);
-    timer.unref();
+    if (!Number.isFinite(holdMs) || run.streaming) return;
+    if (!timer) {
+      timer = setTimeout(() => run.startStreaming(), holdMs);
+      timer.unref();
+    }
+    if (idle) idle.refresh();
+    else {
+      idle = setTimeout(() => run.startStreaming(), idleMs);
+      idle.unref();
+    }
   };
   const duplex = new Duplex({
     write(chunk: Buffer, _enc, cb) {
@@ -77,6 +86,7 @@ export function createPipeline(ctx: PipelineContext): Pipeline {
   });
   tail.on('end', () => {
     if (timer) clearTimeout(timer);
+    if (idle) clearTimeout(idle);
     if (failed) return;
     report.distiller = run.distiller;
     report.passthrough = run.passthrough;

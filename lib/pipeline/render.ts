@@ -6,7 +6,14 @@ import { formatMarker, HANDLE_PLACEHOLDER } from './marker.js';
 
 /** exec and pipe hold output this long before streaming (README: "the hold-back window"). */
 export const DEFAULT_HOLD_BYTES = 256 << 10;
-export const DEFAULT_HOLD_MS = 500;
+export const DEFAULT_HOLD_MS = 2000;
+/**
+ * …but stops holding sooner once the command has gone quiet this long: a dev server's or a
+ * `sleep`ing script's first line shows within about half a second, while a command that is
+ * busy printing (npm starting node, a test run) is still judged whole, so its failure can
+ * come back verbatim. 500 ms covers npm's own start-up gap on a loaded 2-core machine.
+ */
+export const DEFAULT_HOLD_IDLE_MS = 500;
 /** A distillation must save at least this many bytes… */
 export const GATE_MIN_SAVED_BYTES = 100;
 /** …and this share of the input, or the raw bytes go out instead. */

@@ -99,6 +99,8 @@ export interface PipelineContext {
    */
   holdBytes?: number;
   holdMs?: number;
+  /** Holding also ends once no input arrived for this long (see DEFAULT_HOLD_IDLE_MS). */
+  holdIdleMs?: number;
   /** Receipt store for removed bytes. Without it nothing may be removed. */
   archive?: Archive;
   /** Extra stage inserted before render (the ledger), built by the door with the run's state. */

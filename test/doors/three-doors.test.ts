@@ -6,7 +6,7 @@ import { omni, tempHome } from '../helpers/omni.js';
 import { loadCorpus } from '../helpers/corpus.js';
 
 // One real corpus case, printed by a real `npm test`, through exec, pipe and the post-hook.
-const c = loadCorpus().find((x) => x.exitCode === 0 && x.kind === 'test' && x.output.length > 5_000);
+const c = loadCorpus().find((x) => x.exitCode === 0 && x.family === 'jest' && x.output.length > 5_000);
 
 t.test('one corpus case gives the same bytes through exec, pipe and the post-hook', { skip: !c && 'no passing test-runner case in the corpus' }, async (t) => {
   const proj = tempHome();
@@ -14,7 +14,7 @@ t.test('one corpus case gives the same bytes through exec, pipe and the post-hoo
   writeFileSync(join(proj, 'app', 'out.txt'), c!.output);
   writeFileSync(join(proj, 'app', 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', scripts: { test: 'cat out.txt' } }));
   const cwd = join(proj, 'app');
-  const env = { OMNI_HOLD_MS: '60000', OMNI_HOLD_BYTES: String(1 << 30) };
+  const env = { OMNI_HOLD_MS: '60000', OMNI_HOLD_IDLE_MS: '60000', OMNI_HOLD_BYTES: String(1 << 30) };
   const raw = spawnSync('npm', ['test'], { cwd }).stdout;
   t.ok(raw.includes(c!.output), 'npm test really printed the case');
 
