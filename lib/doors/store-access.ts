@@ -44,6 +44,11 @@ export class LazyStore {
   }
 
   close(): void {
+    // A door's process ends right after its run. Closing the last connection checkpoints
+    // the WAL with an fsync (~17 ms measured on the hook path), so a short-lived door skips
+    // it: committed transactions are already in the WAL, SQLite replays it on the next open,
+    // and the auto-checkpoint folds it in later. OMNI_STORE_CLOSE=1 closes for real.
+    if (process.env.OMNI_STORE_CLOSE !== '1' && process.env.OMNI_BUNDLED === '1') { this.store = null; return; }
     try { this.store?.close(); } catch { /* closing is best effort */ }
     this.store = null;
   }
