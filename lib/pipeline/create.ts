@@ -1,14 +1,14 @@
 import { Duplex, type Transform } from 'node:stream';
 import type { Batch, PipelineContext } from './types.js';
 import { RunState } from './stage.js';
-import { Spool } from './spool.js';
+import { Spool, SPOOL_CAP_BYTES } from './spool.js';
 import { frame } from './frame.js';
 import { guard } from './guard.js';
 import { classify } from './classify.js';
 import { distill } from './distill.js';
 import { collapse } from './collapse.js';
 import { redact } from './redact.js';
-import { render, DEFAULT_HOLD_MS, DEFAULT_HOLD_IDLE_MS, type RenderReport } from './render.js';
+import { render, DEFAULT_HOLD_MS, DEFAULT_HOLD_IDLE_MS, DEFAULT_HOLD_BYTES, type RenderReport } from './render.js';
 
 export interface Pipeline extends Duplex {
   /** The raw input, while the spool still holds all of it (for the run's trace). */
@@ -29,7 +29,9 @@ export interface Pipeline extends Duplex {
  */
 export function createPipeline(ctx: PipelineContext): Pipeline {
   const run = new RunState();
-  const spool = new Spool();
+  // Whatever may still be replaced by the raw bytes must stay in the spool: the whole hold
+  // window (all of a hook's payload).
+  const spool = new Spool(Math.max(SPOOL_CAP_BYTES, ctx.holdBytes ?? DEFAULT_HOLD_BYTES));
   const report = { rawBytes: 0, outBytes: 0, changed: false, verbatim: null, streamed: false, rawHandle: null, rawCovered: 0, distiller: 'none', passthrough: null } as Pipeline['report'];
   if (ctx.command && /^\s*OMNI_PASSTHROUGH=1(\s|$)/.test(ctx.command)) run.passthrough = 'passthrough';
 
@@ -42,6 +44,8 @@ export function createPipeline(ctx: PipelineContext): Pipeline {
 
   let failed = false;
   let emittedRaw = 0;
+  // A write waiting for the head stage to drain; a failure must release it.
+  let pendingWrite: ((err?: Error | null) => void) | null = null;
   // The hold window runs from the first raw byte, not from the first line to reach render:
   // look-ahead stages (guard) may be holding lines of a slow producer.
   const holdMs = ctx.holdMs ?? DEFAULT_HOLD_MS;
@@ -65,8 +69,10 @@ export function createPipeline(ctx: PipelineContext): Pipeline {
       spool.push(chunk);
       startTimer();
       if (failed) { duplex.push(chunk); emittedRaw += chunk.length; return cb(); }
-      if (!head.write(chunk)) head.once('drain', cb);
-      else cb();
+      if (!head.write(chunk)) {
+        pendingWrite = cb;
+        head.once('drain', () => { const f = pendingWrite; pendingWrite = null; f?.(); });
+      } else cb();
     },
     final(cb) {
       if (failed) { duplex.push(null); return cb(); }
@@ -104,6 +110,7 @@ export function createPipeline(ctx: PipelineContext): Pipeline {
     const rest = spool.slice(from, spool.total);
     if (rest) duplex.push(rest);
     emittedRaw = spool.total;
+    if (pendingWrite) { const f = pendingWrite; pendingWrite = null; f(); }
     if (duplex.writableFinished) duplex.push(null);
   };
   for (const s of stages) s.on('error', failOpen);

@@ -1,6 +1,6 @@
 import { Transform } from 'node:stream';
 import type { Batch, Line, PipelineContext } from './types.js';
-import type { RunState } from './stage.js';
+import { BATCH_QUEUE, type RunState } from './stage.js';
 import { routeCommand, sniffDistiller, specByName } from '../distillers/registry.js';
 
 /**
@@ -23,6 +23,7 @@ function sniffing(ctx: PipelineContext, run: RunState): Transform {
   let inner: Transform | null = null;
   const outer: Transform = new Transform({
     objectMode: true,
+    highWaterMark: BATCH_QUEUE,
     transform(batch: Batch, _enc, cb) {
       if (!inner) {
         const head = batch.items.filter((i): i is Line => i.kind === 'line').slice(0, 200);

@@ -1,7 +1,7 @@
 import { Transform } from 'node:stream';
 import { isUtf8 } from 'node:buffer';
 import type { Batch, Line } from './types.js';
-import type { RunState } from './stage.js';
+import { BATCH_QUEUE, type RunState } from './stage.js';
 
 /** A line longer than this is cut into pieces (eol ''), so memory stays bounded. */
 export const MAX_LINE_BYTES = 1 << 20;
@@ -58,6 +58,7 @@ export function frame(run: RunState): Transform {
 
   return new Transform({
     readableObjectMode: true,
+    readableHighWaterMark: BATCH_QUEUE,
     transform(chunk: Buffer, _enc, cb) {
       if (run.passthrough) {
         offset += chunk.length;

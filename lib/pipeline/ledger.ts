@@ -1,3 +1,4 @@
+import { BATCH_QUEUE } from './stage.js';
 /**
  * The ledger stage: output this reader was already shown comes back as one marker.
  *
@@ -205,6 +206,7 @@ export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | nul
 
   const stage = new Transform({
     objectMode: true,
+    highWaterMark: BATCH_QUEUE,
     transform(batch: Batch, _enc: BufferEncoding, cb: TransformCallback) {
       lastEnd = batch.end;
       if (!shown || bypass || run?.passthrough) {

@@ -1,6 +1,6 @@
 import { Transform } from 'node:stream';
 import type { Batch, Item, Line, Marker, PipelineContext } from './types.js';
-import type { RunState } from './stage.js';
+import { BATCH_QUEUE, type RunState } from './stage.js';
 import type { Spool } from './spool.js';
 import { formatMarker, HANDLE_PLACEHOLDER } from './marker.js';
 
@@ -131,6 +131,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
 
   const t: Transform = new Transform({
     writableObjectMode: true,
+    writableHighWaterMark: BATCH_QUEUE,
     transform(batch: Batch, _enc, cb) {
       try {
         lastEnd = batch.end;

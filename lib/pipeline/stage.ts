@@ -35,6 +35,9 @@ export class RunState {
   }
 }
 
+/** Batches queued per stage side (object mode counts objects, not bytes). */
+export const BATCH_QUEUE = 2;
+
 export type Push = (batch: Batch) => void;
 
 /**
@@ -50,6 +53,8 @@ export function batchStage(
   let lastEnd = 0;
   const t = new Transform({
     objectMode: true,
+    // Batches are ~64 KiB of lines each: a short queue per stage keeps memory flat.
+    highWaterMark: BATCH_QUEUE,
     transform(batch: Batch, _enc, cb) {
       lastEnd = batch.end;
       try {

@@ -38,3 +38,13 @@ t.test('a stage that crashes after streaming began still delivers the rest of th
   t.ok(out.endsWith(input.subarray(-200_000).toString()), 'the raw input after the crash point arrives, exactly');
   t.ok(out.length <= input.length, 'nothing twice');
 });
+
+t.test('a buffered payload larger than the streaming spool still falls back to its exact bytes', async (t) => {
+  const { distillBuffer } = await import('../../lib/pipeline/run.js');
+  const { SPOOL_CAP_BYTES } = await import('../../lib/pipeline/spool.js');
+  // No archive: nothing may be removed, so the gate must hand back every raw byte.
+  const line = 'Downloading package-1 50%\n';
+  const input = Buffer.from(line.repeat(Math.ceil((SPOOL_CAP_BYTES + (1 << 20)) / line.length)));
+  const r = await distillBuffer({ door: 'hook' }, input);
+  t.ok(r.output.equals(input), `${input.length} bytes back, exactly`);
+});
