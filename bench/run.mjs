@@ -1,11 +1,11 @@
 // `npm run bench [-- name…]`: builds each TypeScript bench into bench/out/ with esbuild
 // (the same toolchain as the product bundle) and runs it. Names: savings, throughput,
-// latency, startup, hook, rss. Default: all of them.
+// latency, startup, rss. Default: all of them.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 
-const all = ['savings', 'startup', 'hook', 'throughput', 'latency', 'rss'];
+const all = ['savings', 'startup', 'throughput', 'latency', 'rss'];
 const names = process.argv.slice(2).length ? process.argv.slice(2) : all;
 mkdirSync('bench/out', { recursive: true });
 spawnSync('node', ['scripts/build.mjs'], { stdio: 'inherit' });
