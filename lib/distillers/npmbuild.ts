@@ -1,5 +1,5 @@
 import type { DistillerSpec } from './registry.js';
-import { delegating, familyStage, packageScript, type Family } from './runner.js';
+import { packageScript, scriptDistiller, type Family } from './runner.js';
 import { BUNDLER_FAMILY } from './webpack.js';
 import { TSC_FAMILY } from './tsc.js';
 import { CC_FAMILY } from './cc.js';
@@ -13,16 +13,4 @@ import { CARGO_BUILD_FAMILY } from './cargo.js';
  */
 const BUILDERS: Family[] = [BUNDLER_FAMILY, TSC_FAMILY, CC_FAMILY, CARGO_BUILD_FAMILY];
 
-const NPM_BUILD_FAMILY: Family = {
-  name: 'npm-build',
-  detect: (p) => BUILDERS.some((f) => f.detect(p)),
-  recogniser: () => delegating(BUILDERS),
-};
-
-export const NPM_BUILD: DistillerSpec = {
-  name: 'npm-build',
-  family: 'build',
-  rewrite: true,
-  matches: (argv) => /^build(:[\w-]+)?$/.test(packageScript(argv) ?? ''),
-  create: familyStage(NPM_BUILD_FAMILY),
-};
+export const NPM_BUILD: DistillerSpec = scriptDistiller('npm-build', 'build', BUILDERS, (argv) => /^build(:[\w-]+)?$/.test(packageScript(argv) ?? ''));

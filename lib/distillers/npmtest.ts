@@ -1,5 +1,5 @@
 import type { DistillerSpec } from './registry.js';
-import { delegating, familyStage, isPackageTest, type Family } from './runner.js';
+import { isPackageTest, scriptDistiller, type Family } from './runner.js';
 import { JEST_FAMILY } from './jest.js';
 import { VITEST_FAMILY } from './vitest.js';
 import { MOCHA_FAMILY } from './mocha.js';
@@ -18,16 +18,4 @@ import { BUN_TEST_FAMILY } from './bun.js';
  */
 const RUNNERS: Family[] = [TAP_FAMILY, JEST_FAMILY, VITEST_FAMILY, MOCHA_FAMILY, NODE_TEST_FAMILY, PYTEST_FAMILY, GO_TEST_FAMILY, CARGO_TEST_FAMILY, BUN_TEST_FAMILY];
 
-const NPM_TEST_FAMILY: Family = {
-  name: 'npm-test',
-  detect: (p) => RUNNERS.some((f) => f.detect(p)),
-  recogniser: () => delegating(RUNNERS),
-};
-
-export const NPM_TEST: DistillerSpec = {
-  name: 'npm-test',
-  family: 'test',
-  rewrite: true,
-  matches: (argv) => isPackageTest(argv),
-  create: familyStage(NPM_TEST_FAMILY),
-};
+export const NPM_TEST: DistillerSpec = scriptDistiller('npm-test', 'test', RUNNERS, isPackageTest);

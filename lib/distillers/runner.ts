@@ -290,3 +290,12 @@ export function isPackageTest(argv: string[]): boolean {
   const s = packageScript(argv);
   return s !== undefined && /^test(:[\w-]+)?$/.test(s);
 }
+
+/**
+ * A package script (`npm test`, `npm run build`) names no tool: its spec delegates to the
+ * first of `families` whose lines appear in the output. Output none recognises passes.
+ */
+export function scriptDistiller(name: string, family: string, families: Family[], matches: (argv: string[]) => boolean): DistillerSpec {
+  const f: Family = { name, detect: (p) => families.some((x) => x.detect(p)), recogniser: () => delegating(families) };
+  return { name, family, rewrite: true, matches, create: familyStage(f) };
+}
