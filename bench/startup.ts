@@ -22,9 +22,12 @@ const rows: Array<[string, string]> = [
   ['omni pipe < /dev/null', `node ${OMNI} pipe < /dev/null > /dev/null`],
   ['omni --post-hook (20 KB Bash payload)', `node ${OMNI} --post-hook < ${payload} > /dev/null`],
   ['omni --pre-hook (empty payload)', `echo '{}' | node ${OMNI} --pre-hook > /dev/null`],
+  // What `omni init` registers: the hook drops NODE_EXTRA_CA_CERTS (it makes no TLS calls).
+  ['post-hook as installed (env -u NODE_EXTRA_CA_CERTS)', `env -u NODE_EXTRA_CA_CERTS node ${OMNI} --post-hook < ${payload} > /dev/null`],
+  ['node -e 0 without NODE_EXTRA_CA_CERTS', 'env -u NODE_EXTRA_CA_CERTS node -e 0'],
 ];
 const times = rows.map(() => [] as number[]);
 for (let i = 0; i < N; i++) rows.forEach(([, cmd], k) => times[k].push(timeSh(cmd, env)));
 const base = median(times[0]);
 rows.forEach(([name], k) => console.log(`${name.padEnd(40)} ${median(times[k]).toFixed(0).padStart(5)} ms  ${(median(times[k]) / base).toFixed(2)}x`));
-console.log(`(targets: post-hook <= 1.5x node -e 0; medians of ${N} interleaved runs)`);
+console.log(`(targets: post-hook <= 1.5x node -e 0; medians of ${N} interleaved runs; NODE_EXTRA_CA_CERTS ${process.env.NODE_EXTRA_CA_CERTS ? 'is set here' : 'is not set here'})`);

@@ -29,7 +29,7 @@ t.test('install adds one handler per omni event with an absolute command and kee
   for (const spec of OMNI_HOOKS) {
     const found = omniHandlersIn(s).filter((h) => h.event === spec.event);
     t.equal(found.length, 1, `${spec.event} registered once`);
-    t.equal(found[0].command, `/usr/bin/node /opt/omni/dist/omni.cjs ${spec.flag}`);
+    t.equal(found[0].command, `env -u NODE_EXTRA_CA_CERTS /usr/bin/node /opt/omni/dist/omni.cjs ${spec.flag}`);
   }
   t.equal(hooks.PostToolUse[1].matcher, 'Bash|Read');
 });
@@ -88,7 +88,7 @@ t.test('omni\'s handlers are recognised by program and flag, not by anything tha
   t.notOk(isOmniHandler({ type: 'command', command: 'echo omni --post-hook-ish' }));
   t.notOk(isOmniHandler({ type: 'command', command: 'omnibus --post-hook' }));
   t.notOk(isOmniHandler({ type: 'command', command: 'my-omni-wrapper --hook' }));
-  t.equal(hookCommand('/a b/omni.cjs', '--post-hook', '/usr/bin/node'), "/usr/bin/node '/a b/omni.cjs' --post-hook");
+  t.equal(hookCommand('/a b/omni.cjs', '--post-hook', '/usr/bin/node'), "env -u NODE_EXTRA_CA_CERTS /usr/bin/node '/a b/omni.cjs' --post-hook");
   t.equal(hookCommand('/usr/local/bin/omni', '--hook'), '/usr/local/bin/omni --hook');
 });
 
