@@ -2,9 +2,6 @@
 // The thin door: argv in, exit code out. Everything else lives in lib/.
 import { main } from '../lib/cli/main.js';
 
-// This process makes no TLS calls; a CA bundle from the environment only slows start-up.
-delete process.env.NODE_EXTRA_CA_CERTS;
-
 main(process.argv.slice(2)).then(
   (code) => {
     // Let stdout drain before leaving (a pipe to a slow reader), then exit with the code.

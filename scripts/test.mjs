@@ -21,13 +21,15 @@ child.stdout.on('data', (b) => {
 });
 child.on('close', (code) => {
   // tap's closing line: "# { total: 12, pass: 11, fail: 1, skip: 0 }"
-  const m = [...tail.matchAll(/# \{ total: (\d+), pass: (\d+)(?:, fail: (\d+))?[^}]*\}/g)].pop();
-  const total = m ? Number(m[1]) : 0;
-  const pass = m ? Number(m[2]) : 0;
-  const fail = m ? Number(m[3] ?? total - pass) : 1;
+  const m = [...tail.matchAll(/# \{ (total: \d+[^}]*)\}/g)].pop();
+  const count = (k) => Number(new RegExp(`\\b${k}: (\\d+)`).exec(m?.[1] ?? '')?.[1] ?? 0);
+  const pass = count('pass');
+  // No summary line at all means the run broke before counting: that is a failure.
+  const fail = m ? count('fail') : 1;
+  const skip = count('skip') + count('todo');
   // A run that failed for a reason other than a failing assertion (coverage below the
   // threshold, a crashed test file) still counts as a failure here.
   const extra = code !== 0 && fail === 0 ? 1 : 0;
-  console.log(`${pass} passed, ${fail + extra} failed`);
+  console.log(`${pass} passed, ${fail + extra} failed${skip ? `, ${skip} skipped` : ''}`);
   process.exit(code ?? 1);
 });

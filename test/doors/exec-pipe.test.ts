@@ -85,3 +85,8 @@ t.test('omni pipe exits quietly when its reader goes away', async (t) => {
   t.equal(r.stderr.toString(), '', 'no EPIPE noise');
   t.equal(r.status, 0);
 });
+
+t.test('the child gets the same environment, NODE_EXTRA_CA_CERTS included', async (t) => {
+  const r = omni(['exec', 'sh', '-c', 'echo "$NODE_EXTRA_CA_CERTS|$OMNI_TEST_VAR"'], { env: { NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt', OMNI_TEST_VAR: 'kept' } });
+  t.equal(r.stdout.toString(), '/etc/ssl/certs/ca-certificates.crt|kept\n');
+});
