@@ -14,7 +14,9 @@ import { batchStage, type RunState } from './stage.js';
  */
 
 /** Cheap pre-check: a line without any of these is never looked at again. */
-const MAYBE = /pass|pwd|token|secret|key|bearer|auth|credential|BEGIN|ghp_|gho_|ghs_|github_pat_|sk-|xox[abprs]-/i;
+const MAYBE = /pass|pwd|token|secret|key|bearer|auth|credential|BEGIN|ghp_|gho_|ghs_|github_pat_|sk-|xox[abprs]-|:\/\/[^\s/@:]+:[^\s/@]+@/i;
+/** A password in a URL's user info: `postgres://app:hunter2@db:5432/shop`. */
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/[^\s\/@:]+:)([^\s\/@]+)@/gi;
 
 /** Secret names: the last `_`-separated part(s) of the name say what it is. */
 const SECRET_NAME = String.raw`(?:[A-Za-z0-9]+[_.-])*(?:PASSWORD|PASSWD|PASSPHRASE|TOKEN|SECRET|API_?KEY|SECRET_?KEY|ACCESS_?KEY|PRIVATE_?KEY|SIGNING_?KEY|ENCRYPTION_?KEY|MASTER_?KEY|CLIENT_?SECRET|AUTH_?TOKEN|ACCESS_?TOKEN|REFRESH_?TOKEN|CREDENTIALS?)`;
@@ -55,6 +57,11 @@ export function redactLine(text: string): Redaction {
     return `${kind} ***`;
   });
   t = t.replace(SHAPES, () => { count++; return '***'; });
+  t = t.replace(URL_CREDENTIALS, (m, head: string, value: string) => {
+    if (NOT_A_VALUE.test(value) || value === '***') return m;
+    count++;
+    return `${head}***@`;
+  });
   return { text: t, count };
 }
 

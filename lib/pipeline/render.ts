@@ -228,7 +228,7 @@ function safe<T>(fn: () => T, fallback: T): T {
 /** The receipt for removals no marker covers: it names the whole raw output's handle. */
 function footer(run: RunState, tally: { colourLines: number; condensedLines: number }, handle: string, text: string, capped: string): string {
   const what: string[] = [];
-  const secrets = run.redactions ? `${run.redactions} secret value${run.redactions === 1 ? '' : 's'} redacted` : '';
+  const secrets = run.redactions ? `${run.redactions} secret${run.redactions === 1 ? '' : 's'} redacted` : '';
   if (tally.colourLines) what.push(`colour codes on ${tally.colourLines} lines`);
   if (run.redraws) what.push(`${run.redraws} progress redraws`);
   if (run.droppedLines) what.push(`${run.droppedLines} blank lines`);
@@ -236,7 +236,10 @@ function footer(run: RunState, tally: { colourLines: number; condensedLines: num
   const condensed = tally.condensedLines ? `${tally.condensedLines} lines condensed` : '';
   const note = [secrets, removed, condensed].filter(Boolean).join('; ') || 'output condensed';
   const sep = text.length && !text.endsWith('\n') ? '\n' : '';
-  return sep + formatMarker(`${note}; whole output${capped}`, handle) + '\n';
+  // Kept short when only secrets were masked: a redaction must fit in the bytes it saved
+  // (the output is never larger than the input), and "whole output" goes without saying.
+  const scope = removed || condensed ? `; whole output${capped}` : capped;
+  return sep + formatMarker(`${note}${scope}`, handle) + '\n';
 }
 /** Pure: why the distilled form must not go out, or null when it may. */
 export function gate(ctx: PipelineContext, run: RunState, items: Item[], rawBytes: number, failed: boolean): string | null {

@@ -80,3 +80,22 @@ t.test('a read or a passthrough run is never redacted', async (t) => {
     t.equal(run.redactions, 0);
   }
 });
+
+t.test('the real env output with secrets comes back without their values, and no larger', async (t) => {
+  const { distill } = await import('../helpers/omni.js');
+  const { loadCorpus } = await import('../helpers/corpus.js');
+  for (const c of loadCorpus().filter((x) => /env/.test(x.family) && /secret/.test(x.name))) {
+    const r = await distill(c.output, { command: c.cmd, door: 'pipe' });
+    const out = r.output.toString();
+    t.notMatch(out, /hunter2|ghp_FAKE/, `${c.name}: no secret value left`);
+    t.match(out, /\[omni: \d+ secrets? redacted/, `${c.name}: the marker counts them`);
+    t.ok(r.outBytes <= r.rawBytes, `${c.name}: ${r.outBytes} <= ${r.rawBytes} bytes`);
+  }
+});
+
+t.test('a password in a URL is redacted, the user and host stay', async (t) => {
+  const { redactLine } = await import('../../lib/pipeline/redact.js');
+  t.same(redactLine('DATABASE_URL=postgres://app:hunter2@127.0.0.1:5432/shop'), { text: 'DATABASE_URL=postgres://app:***@127.0.0.1:5432/shop', count: 1 });
+  t.same(redactLine('see https://example.com/a:b@c'), { text: 'see https://example.com/a:b@c', count: 0 }, 'a path is not user info');
+  t.same(redactLine('git@github.com:org/repo.git'), { text: 'git@github.com:org/repo.git', count: 0 });
+});
