@@ -97,7 +97,7 @@ t.test('an unreadable persisted file gets no reply: the host\'s wrapper still sa
   const raw = noisyOutput();
   const p = bashPayload('npm install', raw, { persistedOutputPath: join(dir, 'missing.txt'), persistedOutputSize: 1 });
   t.equal(await run('post-hook', p), '');
-  t.match(readFileSync(join(dir, 'omni', 'hook.log'), 'utf8'), /cannot read persistedOutputPath/, 'the reason is in hook.log, not on stdout');
+  t.match(readFileSync(join(dir, 'omni', 'omni.log'), 'utf8'), /cannot read persistedOutputPath/, 'the reason is in omni.log, not on stdout');
 });
 
 t.test('a tool notice in Bash\'s stderr is kept, moved after the digest', async (t) => {

@@ -193,7 +193,7 @@ async function checkProbe(regs: Registration[], env: NodeJS.ProcessEnv, cwd: str
   if (r.error) return { name: 'probe', status: 'fail', detail: `running \`${post.command}\` failed: ${r.error.message}` };
   if (r.status !== 0) return { name: 'probe', status: 'fail', detail: `\`${post.command}\` exited ${r.status} (${(r.stderr || '').trim().slice(0, 300)})` };
   const out = (r.stdout || '').trim();
-  if (out === '') return { name: 'probe', status: 'fail', detail: `\`${post.command}\` gave no reply for a 400-line noisy probe (see ${env.OMNI_HOME || '~/.omni'}/hook.log)` };
+  if (out === '') return { name: 'probe', status: 'fail', detail: `\`${post.command}\` gave no reply for a 400-line noisy probe (see ${env.OMNI_HOME || '~/.omni'}/omni.log)` };
   let reply: unknown;
   try {
     reply = JSON.parse(out);

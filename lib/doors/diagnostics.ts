@@ -1,18 +1,27 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { omniHome } from '../store/open.js';
+
+/** The log rotates to `omni.log.1` past this size. */
+export const LOG_MAX_BYTES = 1 << 20;
 
 /**
- * Diagnostics go to `$OMNI_HOME/omni.log`, never to stdout (a hook's stdout is its reply)
- * and never to a hook's stderr (exit-2 stderr reaches the model). Best effort: a log that
- * cannot be written is silently skipped.
+ * The one diagnostics log, `$OMNI_HOME/omni.log`, for every door and hook. Never stdout (a
+ * hook's stdout is its reply) and never a hook's stderr (exit-2 stderr reaches the model).
+ * Best effort: a log that cannot be written is silently skipped.
  */
-export function logDiagnostic(where: string, err: unknown): void {
+export function logDiagnostic(where: string, what: unknown, env: NodeJS.ProcessEnv = process.env): void {
   try {
-    const home = process.env.OMNI_HOME || join(homedir(), '.omni');
+    const home = omniHome(env);
     mkdirSync(home, { recursive: true, mode: 0o700 });
-    const msg = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-    appendFileSync(join(home, 'omni.log'), `${new Date().toISOString()} ${where} ${msg.replace(/\n/g, ' ')}\n`, { mode: 0o600 });
+    const file = join(home, 'omni.log');
+    try {
+      if (statSync(file).size > LOG_MAX_BYTES) renameSync(file, file + '.1');
+    } catch {
+      /* no log yet */
+    }
+    const msg = what instanceof Error ? what.stack || `${what.name}: ${what.message}` : String(what);
+    appendFileSync(file, `${new Date().toISOString()} ${where} ${msg.replace(/\n/g, '\\n').slice(0, 2000)}\n`, { mode: 0o600 });
   } catch {
     /* fail open */
   }

@@ -42,14 +42,10 @@ export function runExec(opts: ExecOptions): Promise<number> {
   return new Promise((resolve) => {
     if (passthrough) {
       const child = spawn('/bin/sh', shArgs, { stdio: 'inherit', env });
-      const fwd = (sig: NodeJS.Signals) => () => { try { child.kill(sig); } catch { /* gone */ } };
-      const onInt = fwd('SIGINT');
-      const onTerm = fwd('SIGTERM');
-      process.on('SIGINT', onInt);
-      process.on('SIGTERM', onTerm);
-      const end = (code: number) => { process.off('SIGINT', onInt); process.off('SIGTERM', onTerm); resolve(code); };
+      const unforward = forwardSignals((sig) => { try { child.kill(sig); } catch { /* gone */ } });
+      const end = (code: number) => { unforward(); resolve(code); };
       child.on('error', (err) => { stdout.write(`omni exec: ${err.message}\n`); end(127); });
-      child.on('close', (code, signal) => end(code ?? 128 + (constants.signals[signal as NodeJS.Signals] ?? 0)));
+      child.on('close', (code, signal) => end(exitStatus(code, signal)));
       return;
     }
 
@@ -66,8 +62,7 @@ export function runExec(opts: ExecOptions): Promise<number> {
     let outputDone = false;
     const finish = () => {
       if (exitCode === null || !outputDone) return;
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
+      unforward();
       resolve(exitCode);
     };
     writeSafely(pipeline, stdout, () => {
@@ -83,7 +78,7 @@ export function runExec(opts: ExecOptions): Promise<number> {
         child.ack(b.length);
       },
       exit: (code, signal) => {
-        exitCode = code ?? 128 + (constants.signals[signal as NodeJS.Signals] ?? 0);
+        exitCode = exitStatus(code, signal);
         // The gate reads the exit code when the input ends: a failure goes out verbatim.
         ctx.exitCode = exitCode;
         pipeline.end();
@@ -95,9 +90,20 @@ export function runExec(opts: ExecOptions): Promise<number> {
         pipeline.end(`omni exec: ${message}\n`);
       },
     });
-    const onInt = () => child.kill('SIGINT');
-    const onTerm = () => child.kill('SIGTERM');
-    process.on('SIGINT', onInt);
-    process.on('SIGTERM', onTerm);
+    const unforward = forwardSignals((sig) => child.kill(sig));
   });
+}
+
+/** A shell's exit status: the code, or 128+N for a death by signal N. */
+function exitStatus(code: number | null, signal: NodeJS.Signals | string | null): number {
+  return code ?? 128 + (constants.signals[signal as NodeJS.Signals] ?? 0);
+}
+
+/** Passes SIGINT and SIGTERM on to the child while it runs; returns the undo. */
+function forwardSignals(kill: (sig: NodeJS.Signals) => void): () => void {
+  const onInt = () => kill('SIGINT');
+  const onTerm = () => kill('SIGTERM');
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
+  return () => { process.off('SIGINT', onInt); process.off('SIGTERM', onTerm); };
 }

@@ -3,15 +3,14 @@
  *
  * `runHook(name, stdin, env)` returns exactly what the bin prints on stdout ('' = nothing) and
  * never throws: malformed JSON, binary stdin, wrong types, an unknown event or a crash anywhere
- * gives ''. The bin always exits 0. Diagnostics go to `$OMNI_HOME/hook.log`, never stdout.
+ * gives ''. The bin always exits 0. Diagnostics go to `$OMNI_HOME/omni.log` (logDiagnostic), never stdout.
  *
  * Hot path: no zod (guards in ../hosts/claude.ts), the pipeline and the pre-hook policy are
  * imported lazily so each event loads only what it uses.
  */
-import { appendFileSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
 import type { PipelineContext } from '../pipeline/types.js';
+import { logDiagnostic } from './diagnostics.js';
 import {
   agentIdOf,
   bashReply,
@@ -51,34 +50,11 @@ export const HOOK_NAMES: Record<string, string | null> = {
 export const HOST_INLINE_CAP = 30_000;
 /** Larger persisted outputs are left to the host (a hook has a time budget too). */
 export const MAX_PERSISTED_BYTES = 64 * 1024 * 1024;
-const LOG_MAX_BYTES = 1024 * 1024;
-
-export function omniHomeDir(env: NodeJS.ProcessEnv): string {
-  return env.OMNI_HOME || join(env.HOME || homedir(), '.omni');
-}
-
-/** Append one line to `$OMNI_HOME/hook.log` (rotated at 1 MB). Never throws. */
-export function hookLog(env: NodeJS.ProcessEnv, msg: string): void {
-  try {
-    const dir = omniHomeDir(env);
-    const file = join(dir, 'hook.log');
-    mkdirSync(dir, { recursive: true });
-    try {
-      if (statSync(file).size > LOG_MAX_BYTES) renameSync(file, file + '.1');
-    } catch {
-      /* no log yet */
-    }
-    appendFileSync(file, `${new Date().toISOString()} ${msg.replace(/\n/g, '\\n').slice(0, 2000)}\n`);
-  } catch {
-    /* a log that cannot be written must not break the hook */
-  }
-}
-
 export async function runHook(name: string, stdin: Buffer, env: NodeJS.ProcessEnv): Promise<string> {
   const hookName = name.replace(/^--/, '');
   try {
     if (!(hookName in HOOK_NAMES)) {
-      hookLog(env, `unknown hook entry ${JSON.stringify(name)}`);
+      logDiagnostic('hook', `unknown hook entry ${JSON.stringify(name)}`, env);
       return '';
     }
     if (stdin.length === 0) return '';
@@ -86,7 +62,7 @@ export async function runHook(name: string, stdin: Buffer, env: NodeJS.ProcessEn
     try {
       payload = JSON.parse(stdin.toString('utf8'));
     } catch {
-      hookLog(env, `${hookName}: stdin is not JSON (${stdin.length} bytes)`);
+      logDiagnostic('hook', `${hookName}: stdin is not JSON (${stdin.length} bytes)`, env);
       return '';
     }
     if (!isObject(payload)) return '';
@@ -94,14 +70,14 @@ export async function runHook(name: string, stdin: Buffer, env: NodeJS.ProcessEn
     const expected = HOOK_NAMES[hookName];
     const event = payload.hook_event_name;
     if (expected !== null && event !== expected) {
-      hookLog(env, `${hookName}: payload is ${String(event)}, expected ${expected}`);
+      logDiagnostic('hook', `${hookName}: payload is ${String(event)}, expected ${expected}`, env);
       return '';
     }
     const reply = await dispatch(payload, env);
-    if (env.OMNI_HOOK_TRACE) hookLog(env, `${hookName} ${String(event)} -> ${reply === '' ? '(no reply)' : `${reply.length} B reply`}`);
+    if (env.OMNI_HOOK_TRACE) logDiagnostic('hook', `${hookName} ${String(event)} -> ${reply === '' ? '(no reply)' : `${reply.length} B reply`}`, env);
     return reply;
   } catch (err) {
-    hookLog(env, `${hookName}: ${err instanceof Error ? err.stack || err.message : String(err)}`);
+    logDiagnostic('hook', `${hookName}: ${err instanceof Error ? err.stack || err.message : String(err)}`, env);
     return '';
   }
 }
@@ -126,7 +102,7 @@ async function dispatch(p: Record<string, unknown>, env: NodeJS.ProcessEnv): Pro
 }
 
 function invalid(env: NodeJS.ProcessEnv, p: Record<string, unknown>): string {
-  hookLog(env, `${String(p.hook_event_name)}: payload does not validate; no reply`);
+  logDiagnostic('hook', `${String(p.hook_event_name)}: payload does not validate; no reply`, env);
   return '';
 }
 
@@ -168,18 +144,18 @@ async function distil(ctx: PipelineContext, text: string, env: NodeJS.ProcessEnv
     let res = await distillBuffer(ctx, input);
     if (book.ledgerAttached && res.verbatim?.startsWith('internal error')) {
       // A broken ledger must not cost the distillation: log it, run once more without it.
-      hookLog(env, `ledger stage failed (${res.verbatim}); distilled without the ledger`);
+      logDiagnostic('hook', `ledger stage failed (${res.verbatim}); distilled without the ledger`, env);
       book.detachLedger();
       res = await distillBuffer(ctx, input);
     }
-    if (env.OMNI_HOOK_TRACE) hookLog(env, `distil ${ctx.tool} ${res.rawBytes} B -> ${res.outBytes} B (${res.distiller}${res.verbatim ? `, verbatim: ${res.verbatim}` : ''}${book.ledgerAttached ? ', ledger' : ''})`);
+    if (env.OMNI_HOOK_TRACE) logDiagnostic('hook', `distil ${ctx.tool} ${res.rawBytes} B -> ${res.outBytes} B (${res.distiller}${res.verbatim ? `, verbatim: ${res.verbatim}` : ''}${book.ledgerAttached ? ', ledger' : ''})`, env);
     book.record({ raw: input, delivered: res.output, bytesIn: res.rawBytes, bytesOut: res.outBytes, distiller: res.distiller, rawHandle: res.rawHandle, applied: res.changed });
     if (after) {
       try {
         const s = store.get();
         if (s) after(s, await import('../store/memory.js'));
       } catch (err) {
-        hookLog(env, `session memory: ${(err as Error).message}`);
+        logDiagnostic('hook', `session memory: ${(err as Error).message}`, env);
       }
     }
     return { output: res.output.toString('utf8'), changed: res.changed };
@@ -217,7 +193,7 @@ async function postBash(p: PostToolUsePayload, env: NodeJS.ProcessEnv): Promise<
       text = readFileSync(r.persistedOutputPath, 'utf8');
       persisted = true;
     } catch (err) {
-      hookLog(env, `post-hook: cannot read persistedOutputPath: ${(err as Error).message}; no reply`);
+      logDiagnostic('hook', `post-hook: cannot read persistedOutputPath: ${(err as Error).message}; no reply`, env);
       return '';
     }
   }
@@ -291,7 +267,7 @@ async function preToolUse(p: BasePayload & { tool_name: string; tool_input: Reco
   if (env.OMNI_NO_REWRITE === '1') return '';
   const { decidePreHook } = await import('./prehook-policy.js');
   const d = decidePreHook(p as Parameters<typeof decidePreHook>[0], env);
-  if (env.OMNI_HOOK_TRACE) hookLog(env, `pre-hook: ${d.rewrite ? 'rewrite' : 'leave'} (${d.reason})`);
+  if (env.OMNI_HOOK_TRACE) logDiagnostic('hook', `pre-hook: ${d.rewrite ? 'rewrite' : 'leave'} (${d.reason})`, env);
   return d.rewrite ? d.reply : '';
 }
 
@@ -336,7 +312,7 @@ async function forget(env: NodeJS.ProcessEnv, sessionId: string): Promise<void> 
       store.close();
     }
   } catch (err) {
-    hookLog(env, `forgetSession: ${(err as Error).message}`);
+    logDiagnostic('hook', `forgetSession: ${(err as Error).message}`, env);
   }
 }
 
@@ -354,7 +330,7 @@ async function withStore(env: NodeJS.ProcessEnv, what: StoreEvent, args: Record<
     if (!h) return undefined;
     return await h(env, args);
   } catch (err) {
-    hookLog(env, `store ${what}: ${(err as Error).message}`);
+    logDiagnostic('hook', `store ${what}: ${(err as Error).message}`, env);
     return undefined;
   }
 }

@@ -5,6 +5,7 @@ import { createLedgerStage, type LedgerStage } from '../pipeline/ledger.js';
 import { loadShown } from '../store/ledger.js';
 import { recordDistillation } from '../store/record.js';
 import { logDiagnostic } from './diagnostics.js';
+import { analyzeCommand } from '../command/parse.js';
 
 /**
  * What every door does around the one pipeline with the store: before the run, attach the
@@ -68,13 +69,15 @@ export class RunBook {
   }
 }
 
-/** The program and subcommand, never the arguments (they may hold paths or secrets). */
+/**
+ * The producer's program and subcommand, never the arguments (they may hold paths or
+ * secrets): the same command-line reading the registry routes by.
+ */
 export function commandHead(command: string | undefined): string | null {
   if (!command) return null;
-  const words = command.trim().split(/\s+/).filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
-  return words.slice(0, 2).filter((w) => !w.startsWith('-')).join(' ').slice(0, 80) || null;
+  const { argv } = analyzeCommand(command);
+  return argv.slice(0, 2).filter((w) => !w.startsWith('-')).join(' ').slice(0, 80) || null;
 }
-
 /** Delivered bytes kept for `omni diff`; a longer stream keeps no trace. */
 export const TRACE_CAP_BYTES = 8 << 20;
 

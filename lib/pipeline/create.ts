@@ -43,7 +43,6 @@ export function createPipeline(ctx: PipelineContext): Pipeline {
   const head = stages[0];
 
   let failed = false;
-  let emittedRaw = 0;
   // A write waiting for the head stage to drain; a failure must release it.
   let pendingWrite: ((err?: Error | null) => void) | null = null;
   // The hold window runs from the first raw byte, not from the first line to reach render:
@@ -68,7 +67,7 @@ export function createPipeline(ctx: PipelineContext): Pipeline {
     write(chunk: Buffer, _enc, cb) {
       spool.push(chunk);
       startTimer();
-      if (failed) { duplex.push(chunk); emittedRaw += chunk.length; return cb(); }
+      if (failed) { duplex.push(chunk); return cb(); }
       if (!head.write(chunk)) {
         pendingWrite = cb;
         head.once('drain', () => { const f = pendingWrite; pendingWrite = null; f?.(); });
@@ -109,7 +108,6 @@ export function createPipeline(ctx: PipelineContext): Pipeline {
     const from = report.outBytes === 0 ? 0 : report.rawCovered;
     const rest = spool.slice(from, spool.total);
     if (rest) duplex.push(rest);
-    emittedRaw = spool.total;
     if (pendingWrite) { const f = pendingWrite; pendingWrite = null; f(); }
     if (duplex.writableFinished) duplex.push(null);
   };

@@ -65,7 +65,7 @@ export function frame(run: RunState): Transform {
         this.push({ items: [], end: offset } satisfies Batch);
         return cb();
       }
-      let buf = pending ? Buffer.concat([pending, chunk]) : chunk;
+      const buf = pending ? Buffer.concat([pending, chunk]) : chunk;
       let cut = buf.lastIndexOf(10) + 1;
       if (cut === 0 && buf.length > MAX_LINE_BYTES) {
         cut = MAX_LINE_BYTES;
@@ -84,7 +84,6 @@ export function frame(run: RunState): Transform {
       }
       const items = toLines(region, base, cut > 0 && buf[cut - 1] !== 10);
       this.push({ items, end: offset } satisfies Batch);
-      buf = Buffer.alloc(0);
       cb();
     },
     flush(cb) {

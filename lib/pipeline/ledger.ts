@@ -19,9 +19,10 @@ import { BATCH_QUEUE } from './stage.js';
  * handles it honoured (`consumed()`).
  */
 import { Transform, type TransformCallback } from 'node:stream';
-import { createHash } from 'node:crypto';
 import type { Batch, Item, Line, Marker, PipelineContext } from './types.js';
 import { lineHash, packHashes, ShownSet, SHOWN_SET_CAP, type HashLookup } from '../store/linehash.js';
+import { handleOf } from '../store/archive.js';
+import { MARKER_FRAME_BYTES, runBytes } from './marker.js';
 
 /** Outputs smaller than this are never folded: the marker is not worth the reader's doubt. */
 export const LEDGER_MIN_OUTPUT_BYTES = 512;
@@ -48,8 +49,6 @@ export const LEDGER_PROJECT_FOLD_SKIPS_READ = true;
 export const LEDGER_RUN_HOLD_CAP = 4 * 1024 * 1024;
 /** Most line hashes recorded for one delivery: a reader's set holds no more (SHOWN_SET_CAP). */
 export const LEDGER_DELIVERED_CAP = SHOWN_SET_CAP;
-/** Bytes of `[omni: … — omni retrieve 0123456789abcdef]` around the note, for cost checks. */
-const MARKER_FRAME = '[omni:  — omni retrieve 0123456789abcdef]\n';
 
 export const noteAlreadyShown = (n: number): string => `${n} lines already shown`;
 export const noteNotShownHere = (n: number): string => `${n} lines not shown here (seen in another session)`;
@@ -68,12 +67,8 @@ export interface LedgerStage extends Transform {
   consumed(): string[];
 }
 
-/** The exact bytes of a run of lines: `raw ?? text` plus `eol`. Render archives the same. */
-export function runBytes(lines: readonly Line[]): Buffer {
-  let s = '';
-  for (const l of lines) s += (l.raw ?? l.text) + l.eol;
-  return Buffer.from(s, 'utf8');
-}
+/** The exact bytes of a run of lines, as render archives them (re-exported for callers). */
+export { runBytes };
 
 function itemBytes(it: Item): number {
   if (it.kind === 'line') return Buffer.byteLength(it.raw ?? it.text) + it.eol.length;
@@ -139,7 +134,7 @@ export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | nul
     cur = null;
     const n = r.lines.length;
     const note = r.state === 'session' ? noteAlreadyShown(n) : noteNotShownHere(n);
-    const markerCost = Buffer.byteLength(MARKER_FRAME) + Buffer.byteLength(note);
+    const markerCost = MARKER_FRAME_BYTES + Buffer.byteLength(note);
     const minLines = r.state === 'session' ? LEDGER_MIN_RUN_LINES : LEDGER_PROJECT_MIN_RUN_LINES;
     const factor = r.state === 'session' ? LEDGER_MIN_SAVING_FACTOR : LEDGER_PROJECT_MIN_SAVING_FACTOR;
     let fold =
@@ -148,7 +143,7 @@ export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | nul
       (!headOnly || r.atHead) &&
       !(atEnd && r.atHead && inBytes < LEDGER_WHOLE_FOLD_MIN_BYTES);
     if (fold && retrieved && retrieved.size > 0) {
-      const handle = createHash('sha256').update(runBytes(r.lines)).digest('hex').slice(0, 16);
+      const handle = handleOf(runBytes(r.lines));
       if (retrieved.has(handle)) {
         consumedHandles.add(handle);
         fold = false;

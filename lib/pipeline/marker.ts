@@ -1,3 +1,5 @@
+import type { Line } from './types.js';
+
 /**
  * The one marker format. Every marker says what it stands for and names the handle
  * that `omni retrieve` turns back into the exact bytes:
@@ -10,5 +12,20 @@ export function formatMarker(note: string, handle: string): string {
 
 /** Same length as a real handle: used to estimate sizes before archiving. */
 export const HANDLE_PLACEHOLDER = '0000000000000000';
+
+/** A marker line's bytes besides its note (frame, handle, newline): the cost side of a fold. */
+export const MARKER_FRAME_BYTES = Buffer.byteLength(formatMarker('', HANDLE_PLACEHOLDER)) + 1;
+
+/** One line's exact original text: before any redraw fold, with its own terminator. */
+export function lineBytes(l: Line): string {
+  return (l.raw ?? l.text) + l.eol;
+}
+
+/** The exact bytes a run of lines stands for: what an archive stores and a handle names. */
+export function runBytes(lines: readonly Line[]): Buffer {
+  let s = '';
+  for (const l of lines) s += lineBytes(l);
+  return Buffer.from(s, 'utf8');
+}
 
 export const MARKER_RE = /^\[omni: (.*) — omni retrieve ([0-9a-f]{16})\]$/;

@@ -2,7 +2,7 @@ import { Transform } from 'node:stream';
 import type { Batch, Item, Line, Marker, PipelineContext } from './types.js';
 import { BATCH_QUEUE, type RunState } from './stage.js';
 import type { Spool } from './spool.js';
-import { formatMarker, HANDLE_PLACEHOLDER } from './marker.js';
+import { formatMarker, HANDLE_PLACEHOLDER, lineBytes, runBytes } from './marker.js';
 
 /** exec and pipe hold output this long before streaming (README: "the hold-back window"). */
 export const DEFAULT_HOLD_BYTES = 256 << 10;
@@ -32,10 +32,6 @@ export interface RenderReport {
   rawHandle: string | null;
   /** Raw offset already accounted for by bytes written (the fail-open resume point). */
   rawCovered: number;
-}
-
-export function lineBytes(l: Line): string {
-  return (l.raw ?? l.text) + l.eol;
 }
 
 function shown(l: Line): string {
@@ -80,7 +76,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
   const renderItems = (items: Item[]): string => {
     // Archive every marker's lines first, in one write, then print.
     const markers = items.filter((i): i is Marker => i.kind === 'marker');
-    const raws = markers.map((m) => Buffer.from(m.hidden.map(lineBytes).join('')));
+    const raws = markers.map((m) => runBytes(m.hidden));
     const handles = !ctx.archive ? raws.map(() => null)
       : ctx.archive.putMany ? safe(() => ctx.archive!.putMany!(raws), raws.map(() => null))
       : raws.map((r) => archive(r));

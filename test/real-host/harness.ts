@@ -189,16 +189,7 @@ export async function runClaude(opts: RunOptions): Promise<RunResult> {
   killGroup('SIGKILL');
   await standin.close();
 
-  const stream = stdout
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => {
-      try {
-        return JSON.parse(l);
-      } catch {
-        return { unparsed: l };
-      }
-    });
+  const stream = parseJsonl(stdout, (l) => ({ unparsed: l }));
   const init = stream.find((e) => e.type === 'system' && e.subtype === 'init');
   const result = stream.find((e) => e.type === 'result');
   const sessionId: string | null = init?.session_id ?? result?.session_id ?? null;
@@ -206,23 +197,14 @@ export async function runClaude(opts: RunOptions): Promise<RunResult> {
   if (sessionId) {
     const tfile = join(home, '.claude', 'projects', slugOf(proj), `${sessionId}.jsonl`);
     if (existsSync(tfile)) {
-      transcript = readFileSync(tfile, 'utf8')
-        .split('\n')
-        .filter((l) => l.trim())
-        .map((l) => {
-          try {
-            return JSON.parse(l);
-          } catch {
-            return {};
-          }
-        });
+      transcript = parseJsonl(readFileSync(tfile, 'utf8'), () => ({}));
     }
   }
   const toolUseIds = opts.script.map((_, i) => standin.toolUseId(i));
   const results = opts.script.map((s, i) => ('tool' in s ? toolResultFor(standin.requests, standin.toolUseId(i)) : null));
   let hookLog = '';
   try {
-    hookLog = readFileSync(join(omniHome, 'hook.log'), 'utf8');
+    hookLog = readFileSync(join(omniHome, 'omni.log'), 'utf8');
   } catch {
     /* none */
   }
@@ -272,4 +254,18 @@ export function listDir(p: string): string[] {
   } catch {
     return [];
   }
+}
+
+/** One JSON value per non-blank line; a line that does not parse becomes `bad(line)`. */
+function parseJsonl(text: string, bad: (line: string) => unknown): any[] {
+  return text
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => {
+      try {
+        return JSON.parse(l);
+      } catch {
+        return bad(l);
+      }
+    });
 }
