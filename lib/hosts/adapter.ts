@@ -1,0 +1,153 @@
+/**
+ * The host adapter contract. Every host omni sits in (Claude Code, Codex CLI, Gemini CLI,
+ * Cursor…) speaks its own hook dialect; the hook door (lib/doors/hook.ts) speaks only the
+ * neutral shape below and dispatches through the adapter table in ./registry.ts.
+ *
+ * Two halves per host, so a hook call never loads installer code:
+ * - `lib/hosts/<host>.ts` exports a `HostAdapter` (hot path: no zod, no fs writes);
+ * - `lib/hosts/<host>-install.ts` exports a `HostInstaller` (init/doctor only), listed in
+ *   ./installers.ts.
+ */
+
+export type JsonObject = Record<string, unknown>;
+
+export type HostId = 'claude' | 'codex' | 'gemini' | 'cursor';
+
+/**
+ * What the user gets from a host, shown by `omni doctor`:
+ * - full: the host applies omni's reply (output replaced or command rewritten into `omni exec`);
+ * - handoff: the host cannot replace shell output; the agent is told to run noisy commands
+ *   through omni's MCP tool `omni_run`;
+ * - memory: session memory and `omni_retrieve` only.
+ */
+export type Tier = 'full' | 'handoff' | 'memory';
+
+/** The hook entry omni was invoked through (`omni --post-hook` …). */
+export type HookKind = 'pre-tool' | 'post-tool' | 'post-tool-failure' | 'session-start' | 'session-end' | 'pre-compact';
+
+interface Common {
+  host: HostId;
+  /** The host's own event name, as sent (`PostToolUse`, `AfterTool`, …). */
+  event: string;
+  sessionId: string;
+  /** Reader scope inside a session: subagents share the parent's session id. `main` otherwise. */
+  agentId: string;
+  cwd?: string;
+}
+
+/** One hook payload, read into omni's neutral shape. */
+export type HookInput =
+  | (Common & { kind: 'pre-tool'; tool: 'shell'; command: string; background?: boolean })
+  | (Common & {
+      kind: 'post-tool';
+      tool: 'shell';
+      command: string;
+      /** The command's output as the model would see it, without the host's own framing. */
+      output: string;
+      /** When the payload holds only a prefix, the file with the whole output. */
+      outputFile?: string;
+      /**
+       * true: the command failed (its output must reach the model verbatim). null: the payload
+       * cannot tell; omni then treats it as a failure and leaves it alone.
+       */
+      failed: boolean | null;
+    })
+  | (Common & { kind: 'post-tool'; tool: 'read'; path: string; content: string; startLine: number })
+  | (Common & { kind: 'post-tool-failure'; tool: 'shell'; command: string; error: string; interrupted: boolean })
+  | (Common & { kind: 'session-start'; source: string })
+  | (Common & { kind: 'session-end'; reason: string })
+  | (Common & { kind: 'pre-compact'; trigger: string });
+
+export type PreToolInput = Extract<HookInput, { kind: 'pre-tool' }>;
+export type PostShellInput = Extract<HookInput, { kind: 'post-tool'; tool: 'shell' }>;
+export type PostReadInput = Extract<HookInput, { kind: 'post-tool'; tool: 'read' }>;
+
+/** The pre-tool decision: rewrite into `omni exec`, and whether the reply approves the call. */
+export type RewriteDecision =
+  | { rewrite: true; decision: 'allow' | null; reason: string }
+  | { rewrite: false; reason: string };
+
+export interface HostAdapter {
+  id: HostId;
+  /** Cheap key checks: did this payload come from this host? Tried in registry order. */
+  recognise(payload: JsonObject, env: NodeJS.ProcessEnv): boolean;
+  /** The payload in neutral shape, or null when omni has nothing to do with it (other tool, invalid). */
+  read(payload: JsonObject): HookInput | null;
+  /** Which neutral kind each of the host's event names maps to (for `--post-hook` etc.). */
+  kindOf(event: string): HookKind | null;
+  /**
+   * Replies in the host's own shape; '' = no reply (the host keeps what it had).
+   * `output`: the distilled text that replaces a successful shell output.
+   */
+  replyOutput(payload: JsonObject, input: PostShellInput, output: string): string;
+  /** Read results (Claude Code only); absent = never rewritten. */
+  replyRead?(payload: JsonObject, input: PostReadInput, content: string): string;
+  /**
+   * Pre-tool rewrite. Absent = this host is never rewritten. `policy` decides whether the host's
+   * own approval rules allow a rewrite (a rewrite must never widen permissions).
+   */
+  rewrite?: {
+    policy(payload: JsonObject, input: PreToolInput, env: NodeJS.ProcessEnv): RewriteDecision;
+    reply(payload: JsonObject, input: PreToolInput, command: string, decision: 'allow' | null, reason: string): string;
+  };
+  /** Context for the model at session start (and after a failure, where the host allows it). */
+  replyContext?(payload: JsonObject, input: HookInput, text: string): string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Installers (cold path: init and doctor).
+
+export interface Problem {
+  status: 'warn' | 'fail';
+  what: string;
+  fix: string;
+}
+
+export interface HostStatus {
+  id: HostId;
+  name: string;
+  /** The host's CLI or config directory was found. */
+  detected: boolean;
+  version?: string;
+  /** omni is wired into this host (hooks, MCP entry or rule present). */
+  wired: boolean;
+  /** What the user gets once wired; `memory` when nothing stronger is possible. */
+  tier: Tier;
+  /** Files omni wrote or would write. */
+  files: string[];
+  problems: Problem[];
+  /** One line: what this tier means for this host. */
+  note: string;
+}
+
+export interface InstallOptions {
+  scope: 'user' | 'project';
+  /** Project directory for `project` scope (and for doctor's project checks). */
+  cwd: string;
+  /** Absolute path of omni's entry (`dist/omni.cjs`). */
+  bin: string;
+  nodePath?: string;
+  /** false: no pre-tool rewrite into `omni exec`. */
+  preHook: boolean;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface InstallResult {
+  changed: boolean;
+  files: string[];
+  /** Lines for the user: what was written, and any step they must take (trust, restart). */
+  notes: string[];
+}
+
+export interface HostInstaller {
+  id: HostId;
+  name: string;
+  /** Is the host here (CLI on PATH or its config directory)? */
+  detect(env: NodeJS.ProcessEnv): { detected: boolean; version?: string; where?: string };
+  /** Idempotent; keeps every foreign entry; atomic writes with a backup. */
+  install(opts: InstallOptions): InstallResult;
+  /** Removes omni's entries only. */
+  uninstall(opts: InstallOptions): InstallResult;
+  /** For doctor: wiring, tier and problems with their fixes. Never throws. */
+  status(opts: Omit<InstallOptions, 'bin' | 'preHook'> & { bin: string | null }): HostStatus;
+}
