@@ -11,6 +11,10 @@
 
 export type JsonObject = Record<string, unknown>;
 
+export function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 export type HostId = 'claude' | 'codex' | 'gemini' | 'cursor';
 
 /**

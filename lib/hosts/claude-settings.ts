@@ -1,23 +1,12 @@
 /**
- * Installing omni's hooks into a Claude Code settings.json, and removing them.
- *
- * - idempotent: a second install leaves the file byte-identical (and does not write it);
- * - every foreign hook and key is kept, in place;
- * - stale omni entries (any earlier binary path, any of omni's hook flags) are replaced;
- * - the write is atomic (temp file + rename, through symlinks) and the previous file is kept
- *   as `<file>.omni-backup`.
+ * Installing omni's hooks into a Claude Code settings.json, and removing them: Claude Code's
+ * events, matchers, timeouts (seconds) and file locations. The file handling is ./hook-config.ts.
  */
-import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync, copyFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { shQuote } from './claude.js';
+import { join } from 'node:path';
+import { readSettings, withOmniHooks as withSpecs, withoutOmniHooks, writeSettings, type Obj, type OmniHookSpec, type WriteResult } from './hook-config.js';
 
-export interface OmniHookSpec {
-  event: string;
-  matcher?: string;
-  flag: string;
-  timeout?: number;
-}
+export { hookCommand, isOmniHandler, omniHandlersIn, readSettings, SettingsError, withoutOmniHooks, writeSettings, type OmniHookSpec, type WriteResult } from './hook-config.js';
 
 /** What omni registers. Timeouts in seconds. SessionEnd gets none: it must not raise the host's 1.5 s budget. */
 export const OMNI_HOOKS: readonly OmniHookSpec[] = [
@@ -28,75 +17,6 @@ export const OMNI_HOOKS: readonly OmniHookSpec[] = [
   { event: 'SessionEnd', flag: '--session-end' },
   { event: 'PreCompact', flag: '--pre-compact', timeout: 15 },
 ];
-
-const OMNI_FLAGS = 'post-hook-failure|post-hook|pre-hook|session-start|session-end|pre-compact|hook';
-const OMNI_CMD_RE = new RegExp(
-  String.raw`(?:^|[\s/'"])(?:omni|omni\.cjs|omni\.js|omni\.mjs|omni\.ts)['"]?\s+--(?:${OMNI_FLAGS})(?:\s|$)`,
-);
-
-/** Is this handler one of omni's (any version, any path)? */
-export function isOmniHandler(h: unknown): boolean {
-  if (typeof h !== 'object' || h === null) return false;
-  const cmd = (h as { command?: unknown }).command;
-  if (typeof cmd === 'string' && OMNI_CMD_RE.test(cmd)) return true;
-  const args = (h as { args?: unknown }).args;
-  if (Array.isArray(args) && typeof cmd === 'string') {
-    return OMNI_CMD_RE.test([cmd, ...args.map(String)].map((a) => shQuote(a)).join(' '));
-  }
-  return false;
-}
-
-/**
- * The command line a hook runs: `env -u NODE_EXTRA_CA_CERTS '<node>' '<abs omni.cjs>' --post-hook`,
- * or `<abs bin> --post-hook`. The hook makes no TLS calls, and Node 20 parses the extra CA
- * bundle at start-up before any JS runs: on this machine that was 80 of node's 110 ms, paid
- * on every tool call.
- */
-export function hookCommand(bin: string, flag: string, nodePath: string = process.execPath): string {
-  if (/\.(c|m)?js$/.test(bin)) return `env -u NODE_EXTRA_CA_CERTS ${shQuote(nodePath)} ${shQuote(bin)} ${flag}`;
-  return `${shQuote(bin)} ${flag}`;
-}
-
-export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-type Obj = { [k: string]: Json };
-
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** Remove omni's handlers. Returns how many were removed. Groups/events emptied by it go away. */
-function stripOmni(settings: Obj): number {
-  const hooks = settings.hooks;
-  if (!isObj(hooks)) return 0;
-  let removed = 0;
-  for (const event of Object.keys(hooks)) {
-    const groups = hooks[event];
-    if (!Array.isArray(groups)) continue;
-    const kept: Json[] = [];
-    for (const g of groups) {
-      if (!isObj(g) || !Array.isArray(g.hooks)) {
-        kept.push(g);
-        continue;
-      }
-      const handlers = g.hooks.filter((h) => !isOmniHandler(h));
-      const n = g.hooks.length - handlers.length;
-      removed += n;
-      if (n === 0) kept.push(g);
-      else if (handlers.length > 0) kept.push({ ...g, hooks: handlers });
-    }
-    hooks[event] = kept;
-  }
-  return removed;
-}
-
-function dropEmptyEvents(settings: Obj, keep: Set<string>): void {
-  const hooks = settings.hooks;
-  if (!isObj(hooks)) return;
-  for (const event of Object.keys(hooks)) {
-    const g = hooks[event];
-    if (Array.isArray(g) && g.length === 0 && !keep.has(event)) delete hooks[event];
-  }
-}
 
 export interface InstallOptions {
   /**
@@ -111,36 +31,9 @@ export function omniHookSpecs(opts: InstallOptions = {}): readonly OmniHookSpec[
   return opts.preHook === false ? OMNI_HOOKS.filter((h) => h.event !== 'PreToolUse') : OMNI_HOOKS;
 }
 
-/** settings + omni's hooks (pure). */
+/** settings + omni's Claude Code hooks (pure). */
 export function withOmniHooks(settings: Obj, bin: string, nodePath?: string, opts: InstallOptions = {}): Obj {
-  const s = structuredClone(settings);
-  if (s.hooks !== undefined && !isObj(s.hooks)) throw new SettingsError('"hooks" in the settings file is not an object; omni will not overwrite it');
-  const hadHooks = isObj(s.hooks);
-  stripOmni(s);
-  if (!hadHooks) s.hooks = {};
-  const hooks = s.hooks as Obj;
-  for (const spec of omniHookSpecs(opts)) {
-    const group: Obj = {};
-    if (spec.matcher) group.matcher = spec.matcher;
-    const handler: Obj = { type: 'command', command: hookCommand(bin, spec.flag, nodePath) };
-    if (spec.timeout) handler.timeout = spec.timeout;
-    group.hooks = [handler];
-    if (!Array.isArray(hooks[spec.event])) hooks[spec.event] = [];
-    (hooks[spec.event] as Json[]).push(group);
-  }
-  dropEmptyEvents(s, new Set());
-  return s;
-}
-
-/** settings without omni's hooks (pure). */
-export function withoutOmniHooks(settings: Obj): Obj {
-  const s = structuredClone(settings);
-  const removed = stripOmni(s);
-  if (removed > 0) {
-    dropEmptyEvents(s, new Set());
-    if (isObj(s.hooks) && Object.keys(s.hooks).length === 0) delete s.hooks;
-  }
-  return s;
+  return withSpecs(settings, omniHookSpecs(opts), bin, nodePath);
 }
 
 export function userSettingsPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -149,55 +42,6 @@ export function userSettingsPath(env: NodeJS.ProcessEnv = process.env): string {
 
 export function projectSettingsPath(projectDir: string): string {
   return join(projectDir, '.claude', 'settings.json');
-}
-
-function detectIndent(text: string): string | number {
-  const m = /\n([ \t]+)\S/.exec(text);
-  return m ? m[1] : 2;
-}
-
-export class SettingsError extends Error {}
-
-export function readSettings(file: string): { text: string | null; json: Obj } {
-  if (!existsSync(file)) return { text: null, json: {} };
-  const text = readFileSync(file, 'utf8');
-  if (text.trim() === '') return { text, json: {} };
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw new SettingsError(`${file} is not valid JSON (${(err as Error).message}); fix it first, omni will not overwrite it`);
-  }
-  if (!isObj(json)) throw new SettingsError(`${file} does not hold a JSON object; omni will not overwrite it`);
-  return { text, json };
-}
-
-export interface WriteResult {
-  file: string;
-  changed: boolean;
-  backup: string | null;
-}
-
-/** Write `json` to `file` atomically unless the bytes would not change. */
-export function writeSettings(file: string, before: string | null, json: Obj): WriteResult {
-  const text = JSON.stringify(json, null, before ? detectIndent(before) : 2) + '\n';
-  if (text === before) return { file, changed: false, backup: null };
-  let target = file;
-  try {
-    target = realpathSync(file);
-  } catch {
-    /* does not exist yet */
-  }
-  mkdirSync(dirname(target), { recursive: true });
-  let backup: string | null = null;
-  if (before !== null) {
-    backup = target + '.omni-backup';
-    copyFileSync(target, backup);
-  }
-  const tmp = `${target}.omni-tmp-${process.pid}`;
-  writeFileSync(tmp, text, { mode: 0o644 });
-  renameSync(tmp, target);
-  return { file: target, changed: true, backup };
 }
 
 export function installHooks(file: string, bin: string, nodePath?: string, opts: InstallOptions = {}): WriteResult {
@@ -211,20 +55,3 @@ export function uninstallHooks(file: string): WriteResult {
   return writeSettings(file, text, withoutOmniHooks(json));
 }
 
-/** omni's handlers found in a settings object: event → commands. */
-export function omniHandlersIn(settings: unknown): { event: string; matcher: string | undefined; command: string }[] {
-  const out: { event: string; matcher: string | undefined; command: string }[] = [];
-  if (!isObj(settings) || !isObj(settings.hooks)) return out;
-  for (const [event, groups] of Object.entries(settings.hooks)) {
-    if (!Array.isArray(groups)) continue;
-    for (const g of groups) {
-      if (!isObj(g) || !Array.isArray(g.hooks)) continue;
-      for (const h of g.hooks) {
-        if (isOmniHandler(h) && isObj(h) && typeof h.command === 'string') {
-          out.push({ event, matcher: typeof g.matcher === 'string' ? g.matcher : undefined, command: h.command });
-        }
-      }
-    }
-  }
-  return out;
-}

@@ -9,11 +9,10 @@
  * may be missing. They check exactly what omni reads or must copy back.
  */
 
-export type JsonObject = Record<string, unknown>;
+import { isObject, type JsonObject } from './adapter.js';
 
-export function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+export { isObject, type JsonObject };
+export { hasPassthroughPrefix, isOmniOwnCommand, omniExecOriginal, omniSubcommand, shQuote } from './omni-command.js';
 
 /** The events omni handles. Input key is snake_case `hook_event_name`. */
 export type HookEvent =
@@ -252,75 +251,6 @@ export function additionalContextReply(event: 'PostToolUseFailure' | 'SessionSta
   return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: text } });
 }
 
-// ---------------------------------------------------------------------------------------------
-// Command-string checks the post-hook needs (cheap; no full parse on the hot path).
-
-const ASSIGN = String.raw`[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|[^\s'"]*)`;
-const PASSTHROUGH_RE = new RegExp(String.raw`^\s*(?:${ASSIGN}\s+)*OMNI_PASSTHROUGH=(?:1|'1'|"1")(?:\s|$)`);
-
-/** `OMNI_PASSTHROUGH=1 cmd …` typed in front of a command (among other assignments). */
-export function hasPassthroughPrefix(command: string): boolean {
-  return PASSTHROUGH_RE.test(command);
-}
-
-const LEAD_RE = new RegExp(String.raw`^\s*(?:${ASSIGN}\s+)*`);
-
-/**
- * The omni subcommand a command line invokes, if it invokes omni first: `omni retrieve h`,
- * `node /x/dist/omni.cjs exec …`, `npx omni diff …`, `'/abs/omni' exec …`. Else null.
- */
-export function omniSubcommand(command: string): string | null {
-  const rest = command.replace(LEAD_RE, '');
-  const words: string[] = [];
-  const wordRe = /\s*(?:'([^']*)'|"([^"]*)"|(\S+))/y;
-  while (words.length < 4) {
-    const m = wordRe.exec(rest);
-    if (!m) break;
-    words.push(m[1] ?? m[2] ?? m[3] ?? '');
-  }
-  let i = 0;
-  const base = (w: string) => w.slice(w.lastIndexOf('/') + 1);
-  if (words[i] && (base(words[i]) === 'npx' || base(words[i]) === 'node')) i++;
-  const prog = words[i];
-  if (!prog) return null;
-  const b = base(prog);
-  if (b !== 'omni' && b !== 'omni.cjs' && b !== 'omni.js' && b !== 'omni-distill') return null;
-  return words[i + 1] ?? '';
-}
-
-/**
- * The original command inside omni's own pre-hook rewrite
- * (`OMNI_SESSION_ID=… OMNI_AGENT_ID=… <omni> exec '<original>'`), or null.
- */
-export function omniExecOriginal(command: string): string | null {
-  if (!/^\s*OMNI_SESSION_ID=/.test(command) || omniSubcommand(command) !== 'exec') return null;
-  const i = command.lastIndexOf(' exec ');
-  if (i < 0) return null;
-  const rest = command.slice(i + 6).trim();
-  const words: string[] = [];
-  const wordRe = /\s*(?:'([^']*)'|"([^"]*)"|\\(.)|([^\s'"\\]+))/y;
-  let word = '';
-  let m: RegExpExecArray | null;
-  let last = 0;
-  while ((m = wordRe.exec(rest))) {
-    if (m[0].length === 0) break;
-    if (/^\s/.test(m[0]) && word !== '') {
-      words.push(word);
-      word = '';
-    }
-    word += m[1] ?? m[2] ?? m[3] ?? m[4] ?? '';
-    last = wordRe.lastIndex;
-  }
-  if (word !== '') words.push(word);
-  return last === rest.length && words.length === 1 ? words[0] : null;
-}
-
-/** Commands whose output is omni's own and must never be distilled again. */
-export function isOmniOwnCommand(command: string): boolean {
-  const sub = omniSubcommand(command);
-  return sub === 'retrieve' || sub === 'diff' || sub === 'exec' || sub === 'pipe';
-}
-
 /** Cursor also runs Claude Code hooks (duplicate runs): stand aside there. */
 export function isCursor(payload: JsonObject, env: NodeJS.ProcessEnv): boolean {
   return 'cursor_version' in payload || !!env.CURSOR_VERSION;
@@ -329,12 +259,6 @@ export function isCursor(payload: JsonObject, env: NodeJS.ProcessEnv): boolean {
 /** Reader scope: subagents carry the parent's session_id and their own agent_id. */
 export function agentIdOf(p: BasePayload): string {
   return typeof p.agent_id === 'string' && p.agent_id !== '' ? p.agent_id : 'main';
-}
-
-/** POSIX single-quote a word for `sh`. */
-export function shQuote(s: string): string {
-  if (/^[A-Za-z0-9_./:@%+=,-]+$/.test(s)) return s;
-  return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,77 @@
+/**
+ * Host-neutral checks on a shell command line that every hook door needs on its hot path
+ * (cheap; no full parse): is it omni's own command, omni's own rewrite, or marked pass-through?
+ */
+
+/** POSIX single-quote a word for `sh`. */
+export function shQuote(s: string): string {
+  if (/^[A-Za-z0-9_./:@%+=,-]+$/.test(s)) return s;
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+const ASSIGN = String.raw`[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|[^\s'"]*)`;
+const PASSTHROUGH_RE = new RegExp(String.raw`^\s*(?:${ASSIGN}\s+)*OMNI_PASSTHROUGH=(?:1|'1'|"1")(?:\s|$)`);
+
+/** `OMNI_PASSTHROUGH=1 cmd …` typed in front of a command (among other assignments). */
+export function hasPassthroughPrefix(command: string): boolean {
+  return PASSTHROUGH_RE.test(command);
+}
+
+const LEAD_RE = new RegExp(String.raw`^\s*(?:${ASSIGN}\s+)*`);
+
+/**
+ * The omni subcommand a command line invokes, if it invokes omni first: `omni retrieve h`,
+ * `node /x/dist/omni.cjs exec …`, `npx omni diff …`, `'/abs/omni' exec …`. Else null.
+ */
+export function omniSubcommand(command: string): string | null {
+  const rest = command.replace(LEAD_RE, '');
+  const words: string[] = [];
+  const wordRe = /\s*(?:'([^']*)'|"([^"]*)"|(\S+))/y;
+  while (words.length < 4) {
+    const m = wordRe.exec(rest);
+    if (!m) break;
+    words.push(m[1] ?? m[2] ?? m[3] ?? '');
+  }
+  let i = 0;
+  const base = (w: string) => w.slice(w.lastIndexOf('/') + 1);
+  if (words[i] && (base(words[i]) === 'npx' || base(words[i]) === 'node')) i++;
+  const prog = words[i];
+  if (!prog) return null;
+  const b = base(prog);
+  if (b !== 'omni' && b !== 'omni.cjs' && b !== 'omni.js' && b !== 'omni-distill') return null;
+  return words[i + 1] ?? '';
+}
+
+/**
+ * The original command inside omni's own pre-hook rewrite
+ * (`OMNI_SESSION_ID=… OMNI_AGENT_ID=… <omni> exec '<original>'`), or null.
+ */
+export function omniExecOriginal(command: string): string | null {
+  if (!/^\s*OMNI_SESSION_ID=/.test(command) || omniSubcommand(command) !== 'exec') return null;
+  const i = command.lastIndexOf(' exec ');
+  if (i < 0) return null;
+  const rest = command.slice(i + 6).trim();
+  const words: string[] = [];
+  const wordRe = /\s*(?:'([^']*)'|"([^"]*)"|\\(.)|([^\s'"\\]+))/y;
+  let word = '';
+  let m: RegExpExecArray | null;
+  let last = 0;
+  while ((m = wordRe.exec(rest))) {
+    if (m[0].length === 0) break;
+    if (/^\s/.test(m[0]) && word !== '') {
+      words.push(word);
+      word = '';
+    }
+    word += m[1] ?? m[2] ?? m[3] ?? m[4] ?? '';
+    last = wordRe.lastIndex;
+  }
+  if (word !== '') words.push(word);
+  return last === rest.length && words.length === 1 ? words[0] : null;
+}
+
+/** Commands whose output is omni's own and must never be distilled again. */
+export function isOmniOwnCommand(command: string): boolean {
+  const sub = omniSubcommand(command);
+  return sub === 'retrieve' || sub === 'diff' || sub === 'exec' || sub === 'pipe';
+}
+
