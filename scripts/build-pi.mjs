@@ -1,0 +1,28 @@
+// Bundles omni's Pi extension into one CommonJS file, dist/omni-pi.cjs, that Pi loads with
+// `pi -e <path>` or from settings.json `extensions` (docs/pi-findings.md). One file parses
+// faster than jiti transpiling the TypeScript tree at every Pi start, and needs no TS.
+// better-sqlite3 stays external (a native addon, resolved from omni's node_modules); Pi's own
+// package is imported for types only, so nothing of it is bundled.
+import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
+
+await build({
+  entryPoints: ['lib/pi-extension.ts'],
+  outfile: 'dist/omni-pi.cjs',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  external: ['better-sqlite3', '@mariozechner/pi-coding-agent'],
+  legalComments: 'none',
+  logLevel: 'warning',
+  // Pi's loader (jiti, `import(path, { default: true })`) hands back a CommonJS module's
+  // exports object as it is, so the factory must be module.exports itself.
+  footer: { js: 'module.exports = module.exports.default; module.exports.default = module.exports;' },
+  banner: { js: "const __omniImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  define: {
+    'process.env.OMNI_BUNDLED': '"1"',
+    'process.env.OMNI_VERSION': JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version),
+    'import.meta.url': '__omniImportMetaUrl',
+  },
+});

@@ -1,0 +1,87 @@
+/**
+ * Runs the real Pi CLI (node_modules/.bin/pi, @mariozechner/pi-coding-agent) headless in print
+ * mode against the loopback stand-in, in a temporary HOME (nothing of the user's ~/.pi is read
+ * or written), with a clean environment and a hard timeout. Only the child this spawns is
+ * ever killed.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startPiStandin, type PiRequest, type PiStep } from './pi-standin.js';
+
+export const ROOT = resolve(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '../..');
+
+export function piBin(): string {
+  return join(ROOT, 'node_modules/@mariozechner/pi-coding-agent/dist/cli.js');
+}
+
+export interface PiRun {
+  code: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  stdout: string;
+  stderr: string;
+  requests: PiRequest[];
+  callId(step: number): string;
+  dir: string;
+  omniHome: string;
+}
+
+export interface PiRunOptions {
+  /** Extension files passed with `-e`; none = a baseline run without omni. */
+  extensions: string[];
+  files?: Record<string, string>;
+  tag?: string;
+  timeoutMs?: number;
+  /** An existing OMNI_HOME (to seed session memory); default a fresh one in the run's dir. */
+  omniHome?: string;
+  /** Runs after the directories exist, before Pi starts (seed the store, write fixtures). */
+  beforeSpawn?: (p: { proj: string; omniHome: string }) => void | Promise<void>;
+}
+
+export async function runPi(script: PiStep[], opts: PiRunOptions): Promise<PiRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'omni-pi-'));
+  const home = join(dir, 'home');
+  const tmp = join(dir, 'tmp');
+  const proj = join(dir, 'proj');
+  const omniHome = opts.omniHome ?? join(dir, 'omni');
+  for (const d of [home, tmp, proj, join(home, '.pi/agent')]) mkdirSync(d, { recursive: true });
+  for (const [name, text] of Object.entries(opts.files ?? {})) writeFileSync(join(proj, name), text);
+  await opts.beforeSpawn?.({ proj, omniHome });
+  const standin = await startPiStandin(script, opts.tag);
+  writeFileSync(
+    join(home, '.pi/agent/models.json'),
+    JSON.stringify({
+      providers: {
+        standin: {
+          baseUrl: standin.url,
+          api: 'openai-completions',
+          apiKey: 'standin-key',
+          compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+          models: [{ id: 'standin-1', name: 'stand-in', reasoning: false, input: ['text'], contextWindow: 128000, maxTokens: 4096 }],
+        },
+      },
+    }),
+  );
+  const args = [piBin(), '-p', '--offline', '--no-context-files', '--no-skills', '--no-prompt-templates', '--no-themes', '--no-extensions', '--provider', 'standin', '--model', 'standin-1', '--tools', 'bash'];
+  for (const e of opts.extensions) args.push('-e', e);
+  args.push('Run the scripted commands.');
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, TMPDIR: tmp, OMNI_HOME: omniHome, LANG: 'C.UTF-8', PI_OFFLINE: '1', PI_TELEMETRY: '0' };
+  const child = spawn(process.execPath, args, { cwd: proj, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (b: Buffer) => (stdout += b.toString('utf8')));
+  child.stderr.on('data', (b: Buffer) => (stderr += b.toString('utf8')));
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGKILL');
+  }, opts.timeoutMs ?? 60_000);
+  const [code, signal] = await new Promise<[number | null, string | null]>((res) => child.on('close', (c, s) => res([c, s])));
+  clearTimeout(timer);
+  await standin.close();
+  return { code, signal, timedOut, stdout, stderr, requests: standin.requests, callId: standin.callId, dir, omniHome };
+}
+
+export const canRunPi = (): boolean => existsSync(piBin());

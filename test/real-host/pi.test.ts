@@ -1,0 +1,152 @@
+/**
+ * Proof with the real host: the pinned Pi CLI (@mariozechner/pi-coding-agent 0.73.1) runs
+ * headless (`pi -p`) against a loopback stand-in for the OpenAI Chat Completions API, with
+ * omni's extension loaded by `-e`, in a temporary HOME. Every assertion is on what Pi sent to
+ * the model in its next request, against a baseline run of the same script without omni.
+ *
+ * The extension is loaded twice over: as TypeScript (lib/pi-extension.ts, Pi's jiti) and, when
+ * it has been built (`node scripts/build-pi.mjs`), as the bundle dist/omni-pi.cjs users load.
+ *
+ * Run: npx tap --disable-coverage test/real-host/pi.test.ts
+ */
+import t from 'tap';
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { canRunPi, piBin, ROOT, runPi, type PiRun } from './pi-harness.js';
+import { systemPromptOf, toolMessageFor, type PiStep } from './pi-standin.js';
+import { openStore, getBlob, lastError, setGoal } from '../../lib/store/index.js';
+
+const NOISE = (n: number, last: string) =>
+  `for i in $(seq 1 ${n}); do echo "Downloading https://registry.example.org/package-$((i%3)).tgz 50%"; done; echo "${last}"`;
+
+const DATA = JSON.stringify(Array.from({ length: 120 }, (_, i) => ({ id: i, name: `item-${i}`, tags: ['a', 'b'] })), null, 2) + '\n';
+
+const FILES = { 'data.json': DATA };
+
+const SCRIPT: PiStep[] = [
+  { bash: NOISE(300, 'added 300 packages in 3s') }, // 0: noisy success
+  { bash: 'ls /nonexistent' }, // 1: a failure
+  { bash: NOISE(300, 'npm error code E404') + '; exit 3' }, // 2: a noisy failure
+  { bash: NOISE(3000, 'added 3000 packages in 9s') }, // 3: over Pi's 50 KB cut
+  { bash: 'cat data.json' }, // 4: structured output
+  { text: 'All steps done.' },
+];
+
+const GOAL = 'ship the Pi extension with a real-host proof';
+const TS_ENTRY = join(ROOT, 'lib/pi-extension.ts');
+const BUNDLE = join(ROOT, 'dist/omni-pi.cjs');
+
+const bytes = (s: string | undefined) => Buffer.byteLength(s ?? '', 'utf8');
+const HANDLE = /\[omni: [^\]\n]* — omni retrieve [0-9a-f]{16}\]/;
+
+/** The model's text with every marker replaced by the bytes its handle retrieves. */
+function expand(text: string, omniHome: string): string {
+  const s = openStore({ home: omniHome });
+  try {
+    return text.replace(/\[omni: [^\]\n]* — omni retrieve ([0-9a-f]{16})\]\n?/g, (_m, h: string) => {
+      const b = getBlob(s, h);
+      if (!b) throw new Error(`handle ${h} is not in the archive`);
+      return b.toString('utf8');
+    });
+  } finally {
+    s.close();
+  }
+}
+
+function seen(run: PiRun, step: number): string {
+  const m = toolMessageFor(run.requests, run.callId(step));
+  if (!m) throw new Error(`no tool message for step ${step} (requests: ${run.requests.length}; stderr: ${run.stderr.slice(0, 400)})`);
+  return m.text;
+}
+
+const seedGoal = ({ proj, omniHome }: { proj: string; omniHome: string }) => {
+  const s = openStore({ home: omniHome });
+  try {
+    setGoal(s, { cwd: proj, text: GOAL });
+  } finally {
+    s.close();
+  }
+};
+
+t.test('the real Pi CLI with omni\'s extension', { skip: canRunPi() ? false : `needs ${piBin()} (npm ci: @mariozechner/pi-coding-agent is a devDependency)` }, async (t) => {
+  const entries: Array<[string, string]> = [['TypeScript entry', TS_ENTRY]];
+  if (existsSync(BUNDLE)) entries.push(['bundle dist/omni-pi.cjs', BUNDLE]);
+  else t.comment(`${BUNDLE} not built (node scripts/build-pi.mjs): only the TypeScript entry is checked`);
+
+  const base = await runPi(SCRIPT, { extensions: [], tag: 'base', files: FILES, beforeSpawn: seedGoal });
+  t.teardown(() => rmSync(base.dir, { recursive: true, force: true }));
+  t.equal(base.code, 0, `the baseline run ended normally (${base.stderr.slice(0, 300)})`);
+  t.equal(base.timedOut, false);
+
+  for (const [label, entry] of entries) {
+    t.test(label, async (t) => {
+      const omni = await runPi(SCRIPT, { extensions: [entry], tag: 'omni', files: FILES, beforeSpawn: seedGoal });
+      t.teardown(() => rmSync(omni.dir, { recursive: true, force: true }));
+      t.equal(omni.timedOut, false, 'Pi ended within the timeout');
+      t.equal(omni.code, 0, `Pi ended normally with the extension loaded (${omni.stderr.slice(0, 300)})`);
+      t.notMatch(omni.stderr, /extension|error/i, 'Pi reported no extension error');
+      t.equal(omni.requests.filter((r) => r.answered.kind !== '404').length, SCRIPT.length, 'every step of the script was played');
+      const summary: Record<string, string> = {};
+      for (const [i, what] of [[0, 'noisy success'], [1, 'ls /nonexistent'], [2, 'noisy exit 3'], [3, 'over the cut'], [4, 'json']] as const) {
+        summary[what] = `${bytes(seen(base, i))} -> ${bytes(seen(omni, i))}`;
+      }
+      t.comment(`${label}: bytes of the tool result the model saw, without -> with omni: ${JSON.stringify(summary)}`);
+
+      t.test('a noisy successful command: smaller, last line kept, a handle that gives the bytes back', async (t) => {
+        const b = seen(base, 0);
+        const o = seen(omni, 0);
+        t.ok(bytes(o) < bytes(b) / 4, `${bytes(b)} B -> ${bytes(o)} B`);
+        t.ok(o.trimEnd().endsWith('added 300 packages in 3s'), 'the last line is there');
+        t.match(o, HANDLE, 'the fold names an `omni retrieve` handle');
+        t.equal(expand(o, omni.omniHome), b, 'expanding every handle from the store gives exactly what Pi sends without omni');
+      });
+
+      t.test('failures reach the model verbatim', async (t) => {
+        for (const [i, what] of [[1, 'ls /nonexistent'], [2, 'a noisy exit 3']] as const) {
+          const b = seen(base, i);
+          const o = seen(omni, i);
+          t.equal(o, b, `${what}: byte for byte what Pi sends without omni`);
+          t.match(o, /Command exited with code [23]$/, `${what}: Pi's own failure status`);
+        }
+        t.match(seen(omni, 1), /^ls: cannot access '\/nonexistent'/);
+      });
+
+      t.test('output over Pi\'s 50 KB cut is distilled from Pi\'s full-output file', async (t) => {
+        const b = seen(base, 3);
+        const o = seen(omni, 3);
+        t.match(b, /\n\n\[Showing lines \d+-\d+ of \d+ \(50\.0KB limit\)\. Full output: \S+pi-bash-[0-9a-f]+\.log\]$/, 'without omni the model gets Pi\'s tail and a pointer');
+        t.ok(bytes(o) < bytes(b) / 4, `${bytes(b)} B -> ${bytes(o)} B`);
+        t.ok(o.trimEnd().endsWith('added 3000 packages in 9s'), 'the last line is there');
+        t.ok(o.startsWith('Downloading https://registry.example.org/package-1.tgz 50%\n'), 'and the first line, which Pi\'s tail had cut');
+        const full = expand(o, omni.omniHome);
+        t.equal(full.split('\n').length, 3002, 'the handles give back all 3001 lines');
+      });
+
+      t.test('structured output is untouched', async (t) => {
+        const b = seen(base, 4);
+        const o = seen(omni, 4);
+        t.equal(b, DATA, 'the baseline is the file');
+        t.equal(o, b, 'byte for byte');
+      });
+
+      t.test('session memory reaches the system prompt', async (t) => {
+        const sb = systemPromptOf(base.requests) ?? '';
+        const so = systemPromptOf(omni.requests) ?? '';
+        t.notMatch(sb, GOAL, 'not without omni');
+        t.ok(so.includes(`Pinned goal: ${GOAL}`), 'the pinned goal is in the system prompt Pi sent');
+        const [own, memory] = so.split(/\n\n(?=omni session memory for )/);
+        t.equal(own.replaceAll(omni.dir, '<run>'), sb.replaceAll(base.dir, '<run>'), 'appended to Pi\'s own prompt, which is otherwise unchanged');
+        t.ok(memory?.startsWith(`omni session memory for ${join(omni.dir, 'proj')}:`), 'the block names the project');
+      });
+
+      t.test('the failing command is remembered for the next session', async (t) => {
+        const s = openStore({ home: omni.omniHome });
+        try {
+          t.equal(lastError(s, join(omni.dir, 'proj'))?.command, SCRIPT[2] && 'bash' in SCRIPT[2] ? SCRIPT[2].bash : '', 'the last failing command is the noisy exit 3');
+        } finally {
+          s.close();
+        }
+      });
+    });
+  }
+});
