@@ -3,7 +3,16 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runHook } from '../lib/doors/hook.js';
-import { decidePreHook } from '../lib/doors/prehook-policy.js';
+import { decideRewrite } from '../lib/doors/prehook-policy.js';
+import { claude } from '../lib/hosts/claude.js';
+import type { PreToolInput } from '../lib/hosts/adapter.js';
+
+/** The pre-hook decision exactly as the door makes it for a Claude Code payload. */
+function decidePreHook(p: Record<string, unknown>, e: NodeJS.ProcessEnv) {
+  const input = claude.read(p);
+  if (!input || input.kind !== 'pre-tool') throw new Error('not a Bash PreToolUse payload');
+  return decideRewrite(claude, p, input as PreToolInput, e);
+}
 import { PostToolUseBashReply, PostToolUseReadReply, PreToolUseReply } from '../lib/hosts/claude-schemas.js';
 
 const SAMPLES = join(import.meta.dirname ?? '.', '..', '..', 'shared', 'samples', 'claude-code');
@@ -97,7 +106,7 @@ t.test('an unreadable persisted file gets no reply: the host\'s wrapper still sa
   const raw = noisyOutput();
   const p = bashPayload('npm install', raw, { persistedOutputPath: join(dir, 'missing.txt'), persistedOutputSize: 1 });
   t.equal(await run('post-hook', p), '');
-  t.match(readFileSync(join(dir, 'omni', 'omni.log'), 'utf8'), /cannot read persistedOutputPath/, 'the reason is in omni.log, not on stdout');
+  t.match(readFileSync(join(dir, 'omni', 'omni.log'), 'utf8'), /cannot read .*missing\.txt/, 'the reason is in omni.log, not on stdout');
 });
 
 t.test('a tool notice in Bash\'s stderr is kept, moved after the digest', async (t) => {
@@ -189,7 +198,7 @@ t.test('the pre-hook leaves a Read alone', async (t) => {
 
 t.test('a rewrite keeps every tool_input field, carries session and agent ids, and runs omni exec on the original', async (t) => {
   const p = prePayload('npm test');
-  const d = decidePreHook(p, env);
+  const d = await decidePreHook(p, env);
   if (!d.rewrite) {
     t.match(d.reason, /allow-list|not distilled/, `npm test is not on the registry's rewrite allow-list yet (${d.reason})`);
     return;
@@ -207,19 +216,19 @@ t.test('the pre-hook does not rewrite a command a deny or ask rule matches, and 
   const proj = join(dir, 'proj-rules');
   mkdirSync(join(proj, '.claude'), { recursive: true });
   writeFileSync(join(proj, '.claude', 'settings.json'), JSON.stringify({ permissions: { deny: ['Bash(npm test)'], ask: ['Bash(npm run lint:*)'], allow: ['Bash(npm run build:*)'] } }));
-  t.equal(decidePreHook(prePayload('npm test', 'bypassPermissions', proj), env).rewrite, false, 'deny rule');
-  t.equal(decidePreHook(prePayload('npm run lint -- --fix', 'bypassPermissions', proj), env).rewrite, false, 'ask rule');
+  t.equal((await decidePreHook(prePayload('npm test', 'bypassPermissions', proj), env)).rewrite, false, 'deny rule');
+  t.equal((await decidePreHook(prePayload('npm run lint -- --fix', 'bypassPermissions', proj), env)).rewrite, false, 'ask rule');
   mkdirSync(join(home, '.claude'), { recursive: true });
   writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash(npm run test)'] } }));
-  const allowed = decidePreHook(prePayload('npm run test', 'default', proj), env);
+  const allowed = await decidePreHook(prePayload('npm run test', 'default', proj), env);
   t.equal(allowed.rewrite, true, `the user's allow rule matched the original (${allowed.reason})`);
   if (allowed.rewrite) {
     t.equal(allowed.decision, 'allow');
     t.equal(JSON.parse(allowed.reply).hookSpecificOutput.permissionDecision, 'allow');
   }
-  t.equal(decidePreHook(prePayload('npm run test', 'plan', proj), env).rewrite, false, 'plan mode: never');
-  t.equal(decidePreHook(prePayload('npm run build:prod', 'default', proj), env).rewrite, false, 'an allow rule in an untrusted project does not count');
-  const other = decidePreHook(prePayload('npm install', 'default', proj), env);
+  t.equal((await decidePreHook(prePayload('npm run test', 'plan', proj), env)).rewrite, false, 'plan mode: never');
+  t.equal((await decidePreHook(prePayload('npm run build:prod', 'default', proj), env)).rewrite, false, 'an allow rule in an untrusted project does not count');
+  const other = await decidePreHook(prePayload('npm install', 'default', proj), env);
   t.equal(other.rewrite, false, 'default mode without an allow rule: left alone (the host would refuse or prompt for the wrapper)');
 });
 

@@ -1,55 +1,37 @@
 /**
- * The hook door: one Claude Code hook payload in, at most one JSON reply out.
+ * The hook door: one host hook payload in, at most one JSON reply out.
  *
- * `runHook(name, stdin, env)` returns exactly what the bin prints on stdout ('' = nothing) and
- * never throws: malformed JSON, binary stdin, wrong types, an unknown event or a crash anywhere
- * gives ''. The bin always exits 0. Diagnostics go to `$OMNI_HOME/omni.log` (logDiagnostic), never stdout.
+ * Host-neutral: the payload's host is recognised through lib/hosts/registry.ts, read into the
+ * neutral shape (lib/hosts/adapter.ts), handled here, and answered by the host's own reply
+ * writer. `runHook(name, stdin, env)` returns exactly what the bin prints on stdout
+ * ('' = nothing) and never throws: malformed JSON, binary stdin, wrong types, an unknown host
+ * or event, or a crash anywhere gives ''. The bin always exits 0. Diagnostics go to
+ * `$OMNI_HOME/omni.log` (logDiagnostic), never stdout.
  *
- * Hot path: no zod (guards in ../hosts/claude.ts), the pipeline and the pre-hook policy are
- * imported lazily so each event loads only what it uses.
+ * Hot path: no zod (hand-written guards in each host module); the pipeline, the store and the
+ * pre-hook policy are imported lazily so each event loads only what it uses.
  */
 import { readFileSync, statSync } from 'node:fs';
 import type { PipelineContext } from '../pipeline/types.js';
 import { logDiagnostic } from './diagnostics.js';
-import {
-  agentIdOf,
-  bashReply,
-  hasPassthroughPrefix,
-  headFold,
-  isBashInput,
-  isBashResponse,
-  isCursor,
-  isObject,
-  isOmniOwnCommand,
-  omniExecOriginal,
-  isPostToolUse,
-  isPostToolUseFailure,
-  isPreCompact,
-  isPreToolUse,
-  isReadInput,
-  isReadTextResponse,
-  isSessionEnd,
-  isSessionStart,
-  readReply,
-  type BasePayload,
-  type PostToolUsePayload,
-} from '../hosts/claude.js';
+import { isObject, type HookInput, type HookKind, type HostAdapter, type JsonObject, type PostReadInput, type PostShellInput, type PreToolInput } from '../hosts/adapter.js';
+import { hostFor } from '../hosts/registry.js';
+import { hasPassthroughPrefix, isOmniOwnCommand, omniExecOriginal } from '../hosts/omni-command.js';
 
-/** `omni --<name>` → the event it serves. `hook` dispatches on `hook_event_name`. */
-export const HOOK_NAMES: Record<string, string | null> = {
-  'post-hook': 'PostToolUse',
-  'post-hook-failure': 'PostToolUseFailure',
-  'pre-hook': 'PreToolUse',
-  'session-start': 'SessionStart',
-  'session-end': 'SessionEnd',
-  'pre-compact': 'PreCompact',
+/** `omni --<name>` → the neutral event it serves. `hook` dispatches on the payload alone. */
+export const HOOK_NAMES: Record<string, HookKind | null> = {
+  'post-hook': 'post-tool',
+  'post-hook-failure': 'post-tool-failure',
+  'pre-hook': 'pre-tool',
+  'session-start': 'session-start',
+  'session-end': 'session-end',
+  'pre-compact': 'pre-compact',
   hook: null,
 };
 
-/** The host caps Bash output at this many characters and persists the rest (host-contract 2.6). */
-export const HOST_INLINE_CAP = 30_000;
 /** Larger persisted outputs are left to the host (a hook has a time budget too). */
 export const MAX_PERSISTED_BYTES = 64 * 1024 * 1024;
+
 export async function runHook(name: string, stdin: Buffer, env: NodeJS.ProcessEnv): Promise<string> {
   const hookName = name.replace(/^--/, '');
   try {
@@ -66,15 +48,26 @@ export async function runHook(name: string, stdin: Buffer, env: NodeJS.ProcessEn
       return '';
     }
     if (!isObject(payload)) return '';
-    if (isCursor(payload, env)) return '';
-    const expected = HOOK_NAMES[hookName];
+    const host = hostFor(payload, env);
     const event = payload.hook_event_name;
-    if (expected !== null && event !== expected) {
-      logDiagnostic('hook', `${hookName}: payload is ${String(event)}, expected ${expected}`, env);
+    if (!host) {
+      logDiagnostic('hook', `${hookName}: no host recognises this payload (event ${JSON.stringify(event)}); no reply`, env);
       return '';
     }
-    const reply = await dispatch(payload, env);
-    if (env.OMNI_HOOK_TRACE) logDiagnostic('hook', `${hookName} ${String(event)} -> ${reply === '' ? '(no reply)' : `${reply.length} B reply`}`, env);
+    const expected = HOOK_NAMES[hookName];
+    const kind = typeof event === 'string' ? host.kindOf(event) : null;
+    if (kind === null) return '';
+    if (expected !== null && kind !== expected) {
+      logDiagnostic('hook', `${hookName}: ${host.id} payload is ${String(event)}, expected ${expected}`, env);
+      return '';
+    }
+    const input = host.read(payload);
+    if (!input) {
+      if (env.OMNI_HOOK_TRACE) logDiagnostic('hook', `${hookName}: ${host.id} ${String(event)}: nothing for omni (other tool, or does not validate)`, env);
+      return '';
+    }
+    const reply = await dispatch(host, payload, input, env);
+    if (env.OMNI_HOOK_TRACE) logDiagnostic('hook', `${hookName} ${host.id} ${String(event)} -> ${reply === '' ? '(no reply)' : `${reply.length} B reply`}`, env);
     return reply;
   } catch (err) {
     logDiagnostic('hook', `${hookName}: ${err instanceof Error ? err.stack || err.message : String(err)}`, env);
@@ -82,39 +75,32 @@ export async function runHook(name: string, stdin: Buffer, env: NodeJS.ProcessEn
   }
 }
 
-async function dispatch(p: Record<string, unknown>, env: NodeJS.ProcessEnv): Promise<string> {
-  switch (p.hook_event_name) {
-    case 'PostToolUse':
-      return isPostToolUse(p) ? postToolUse(p, env) : invalid(env, p);
-    case 'PostToolUseFailure':
-      return isPostToolUseFailure(p) ? postToolUseFailure(p, env) : invalid(env, p);
-    case 'PreToolUse':
-      return isPreToolUse(p) ? preToolUse(p, env) : invalid(env, p);
-    case 'SessionStart':
-      return isSessionStart(p) ? sessionStart(p, env) : invalid(env, p);
-    case 'SessionEnd':
-      return isSessionEnd(p) ? sessionEnd(p, env) : invalid(env, p);
-    case 'PreCompact':
-      return isPreCompact(p) ? preCompact(p, env) : invalid(env, p);
-    default:
-      return '';
+async function dispatch(host: HostAdapter, p: JsonObject, input: HookInput, env: NodeJS.ProcessEnv): Promise<string> {
+  switch (input.kind) {
+    case 'post-tool':
+      return input.tool === 'shell' ? postShell(host, p, input, env) : postRead(host, p, input, env);
+    case 'post-tool-failure':
+      return postToolFailure(input, env);
+    case 'pre-tool':
+      return preTool(host, p, input, env);
+    case 'session-start':
+      return sessionStart(host, p, input, env);
+    case 'session-end':
+      return sessionEnd(input, env);
+    case 'pre-compact':
+      return preCompact(input, env);
   }
 }
 
-function invalid(env: NodeJS.ProcessEnv, p: Record<string, unknown>): string {
-  logDiagnostic('hook', `${String(p.hook_event_name)}: payload does not validate; no reply`, env);
-  return '';
-}
-
-function ctxFor(p: BasePayload, command: string, tool: string): PipelineContext {
+function ctxFor(input: HookInput, command: string, tool: string): PipelineContext {
   return {
     door: 'hook',
-    host: 'claude',
+    host: input.host,
     command,
     tool,
-    sessionId: p.session_id,
-    agentId: agentIdOf(p),
-    cwd: typeof p.cwd === 'string' ? p.cwd : undefined,
+    sessionId: input.sessionId,
+    agentId: input.agentId,
+    cwd: input.cwd,
     exitCode: 0,
   };
 }
@@ -165,138 +151,106 @@ async function distil(ctx: PipelineContext, text: string, env: NodeJS.ProcessEnv
 }
 
 // ---------------------------------------------------------------------------------------------
-// PostToolUse
+// Post-tool: a successful shell output is distilled; a failed one (or one whose status the
+// host does not say) is never touched.
 
-async function postToolUse(p: PostToolUsePayload, env: NodeJS.ProcessEnv): Promise<string> {
-  if (p.tool_name === 'Bash') return postBash(p, env);
-  if (p.tool_name === 'Read') return postRead(p, env);
-  return '';
-}
-
-async function postBash(p: PostToolUsePayload, env: NodeJS.ProcessEnv): Promise<string> {
-  if (!isBashInput(p.tool_input)) return invalid(env, p);
-  const r = p.tool_response;
-  if (!isBashResponse(r)) return invalid(env, p);
-  const command = p.tool_input.command;
+async function postShell(host: HostAdapter, p: JsonObject, input: PostShellInput, env: NodeJS.ProcessEnv): Promise<string> {
+  if (input.failed !== false) return '';
+  const command = input.command;
   if (isOmniOwnCommand(command) || hasPassthroughPrefix(command)) return '';
-  if (r.isImage === true || typeof r.backgroundTaskId === 'string') return '';
-
-  let text = r.stdout;
-  let persisted = false;
-  if (typeof r.persistedOutputPath === 'string') {
-    // The payload's stdout is only the first 30,000 characters: distil the whole output from
-    // the file. If it cannot be read, reply nothing: the host's own wrapper at least tells the
-    // model that the output was cut and where the rest is; a digest of the prefix would not.
+  let text = input.output;
+  if (input.outputFile !== undefined) {
+    // The payload holds only a prefix: distil the whole output from the file. If it cannot be
+    // read, reply nothing: the host's own wrapper at least tells the model that the output was
+    // cut and where the rest is; a digest of the prefix would not.
     try {
-      const size = statSync(r.persistedOutputPath).size;
-      if (size > MAX_PERSISTED_BYTES) return '';
-      text = readFileSync(r.persistedOutputPath, 'utf8');
-      persisted = true;
+      if (statSync(input.outputFile).size > MAX_PERSISTED_BYTES) return '';
+      text = readFileSync(input.outputFile, 'utf8');
     } catch (err) {
-      logDiagnostic('hook', `post-hook: cannot read persistedOutputPath: ${(err as Error).message}; no reply`, env);
+      logDiagnostic('hook', `post-hook: cannot read ${input.outputFile}: ${(err as Error).message}; no reply`, env);
       return '';
     }
+    // Hosts strip the trailing newline from inline output; do the same with the file.
+    if (text.endsWith('\n')) text = text.slice(0, -1);
   }
-  // The host strips the trailing newline from stdout; do the same with the persisted file.
-  if (persisted && text.endsWith('\n')) text = text.slice(0, -1);
   if (text === '') return '';
-
-  const cwd = typeof p.cwd === 'string' ? p.cwd : undefined;
+  const cwd = input.cwd;
   // A command that succeeds clears its own "last error" in session memory.
-  const res = await distil(ctxFor(p, command, 'Bash'), text, env, cwd ? (s, m) => m.recordSuccess(s, { cwd, command }) : undefined);
+  const res = await distil(ctxFor(input, command, 'Bash'), text, env, cwd ? (s, m) => m.recordSuccess(s, { cwd, command }) : undefined);
   if (!res.changed) return '';
   let out = res.output;
   if (out.endsWith('\n') && !text.endsWith('\n')) out = out.slice(0, -1);
-  if (!persisted && out === r.stdout && r.stderr === '') return '';
-  // Bash's `stderr` holds the tool's own notices (the command's stderr is already in stdout).
-  // The model sees "<stdout>\n<stderr>"; keep that text, moved into stdout, so the reply's
-  // stderr can be "" without losing a notice.
-  if (r.stderr !== '') out = out === '' ? r.stderr : `${out}\n${r.stderr}`;
-  // Persisted output (measured with the real CLI 2.1.332, docs/claude-code-findings.md):
-  // keeping persistedOutputPath/Size makes the host show only the first 2 KB of the digest in
-  // its <persisted-output> wrapper, pointing at the RAW file; dropping them makes it send the
-  // digest exactly (and, above 30,000 chars, persist the digest itself with a 2 KB preview).
-  // So always drop them; the raw bytes stay reachable through the markers' `omni retrieve`.
-  const dropPersisted = true;
-  return bashReply(r, out, { dropPersisted });
+  return host.replyOutput(p, input, out);
 }
 
-async function postRead(p: PostToolUsePayload, env: NodeJS.ProcessEnv): Promise<string> {
-  if (!isReadInput(p.tool_input)) return invalid(env, p);
-  const r = p.tool_response;
-  // image, pdf, notebook, parts, file_unchanged: left alone.
-  if (!isReadTextResponse(r)) return '';
-  const content = r.file.content;
-  if (content === '') return '';
-  const cwd = typeof p.cwd === 'string' ? p.cwd : undefined;
-  const path = r.file.filePath;
+async function postRead(host: HostAdapter, p: JsonObject, input: PostReadInput, env: NodeJS.ProcessEnv): Promise<string> {
+  if (!host.replyRead || input.content === '') return '';
+  const cwd = input.cwd;
+  const path = input.path;
   // Hot files for the session-start context.
-  const res = await distil(ctxFor(p, `Read ${path}`, 'Read'), content, env, cwd ? (s, m) => m.recordFileTouch(s, { cwd, path, tool: 'Read' }) : undefined);
+  const res = await distil(ctxFor(input, `Read ${path}`, 'Read'), input.content, env, cwd ? (s, m) => m.recordFileTouch(s, { cwd, path, tool: 'Read' }) : undefined);
   if (!res.changed) return '';
   let out = res.output;
-  if (out.endsWith('\n') && !content.endsWith('\n')) out = out.slice(0, -1);
-  // Only a fold at the head keeps the host's line numbers right; anything else is refused.
-  const fold = headFold(content, out, r.file.startLine);
-  if (!fold) return '';
-  return readReply(r, fold.content, fold.startLine);
+  if (out.endsWith('\n') && !input.content.endsWith('\n')) out = out.slice(0, -1);
+  return host.replyRead(p, input, out);
 }
 
 // ---------------------------------------------------------------------------------------------
-// PostToolUseFailure: the host cannot rewrite failures; they reach the model verbatim.
+// Post-tool failure: hosts that have it cannot rewrite failures; they reach the model verbatim.
 
-async function postToolUseFailure(p: BasePayload & { tool_name: string; tool_input: Record<string, unknown>; error: string }, env: NodeJS.ProcessEnv): Promise<string> {
-  if (p.tool_name !== 'Bash' || !isBashInput(p.tool_input)) return '';
+async function postToolFailure(input: Extract<HookInput, { kind: 'post-tool-failure' }>, env: NodeJS.ProcessEnv): Promise<string> {
   // Failure memory: the project's last active error, for session context.
   await withStore(env, 'recordFailure', {
-    sessionId: p.session_id,
-    agentId: p.agent_id,
-    cwd: p.cwd,
+    sessionId: input.sessionId,
+    agentId: subagentOf(input),
+    cwd: input.cwd,
     // The user's command, not omni's wrapper around it.
-    command: omniExecOriginal(p.tool_input.command) ?? p.tool_input.command,
-    errorHead: p.error.slice(0, 2000),
-    interrupted: (p as { is_interrupt?: boolean }).is_interrupt === true,
+    command: omniExecOriginal(input.command) ?? input.command,
+    errorHead: input.error.slice(0, 2000),
+    interrupted: input.interrupted,
   });
   return '';
 }
 
 // ---------------------------------------------------------------------------------------------
-// PreToolUse
+// Pre-tool: the rewrite into `omni exec`.
 
-async function preToolUse(p: BasePayload & { tool_name: string; tool_input: Record<string, unknown> }, env: NodeJS.ProcessEnv): Promise<string> {
-  if (p.tool_name !== 'Bash') return '';
-  if (env.OMNI_NO_REWRITE === '1') return '';
-  const { decidePreHook } = await import('./prehook-policy.js');
-  const d = decidePreHook(p as Parameters<typeof decidePreHook>[0], env);
-  if (env.OMNI_HOOK_TRACE) logDiagnostic('hook', `pre-hook: ${d.rewrite ? 'rewrite' : 'leave'} (${d.reason})`, env);
+async function preTool(host: HostAdapter, p: JsonObject, input: PreToolInput, env: NodeJS.ProcessEnv): Promise<string> {
+  if (env.OMNI_NO_REWRITE === '1' || !host.rewrite) return '';
+  const { decideRewrite } = await import('./prehook-policy.js');
+  const d = await decideRewrite(host, p, input, env);
+  if (env.OMNI_HOOK_TRACE) logDiagnostic('hook', `pre-hook ${host.id}: ${d.rewrite ? 'rewrite' : 'leave'} (${d.reason})`, env);
   return d.rewrite ? d.reply : '';
 }
 
 // ---------------------------------------------------------------------------------------------
 // Session events: valid, fast, silent until the store's session memory lands.
 
-async function sessionStart(p: BasePayload & { source: string }, env: NodeJS.ProcessEnv): Promise<string> {
-  // Session context (goal, facts, last error, hot files) as additionalContext. After compact or
-  // clear the agent no longer holds what it was shown: reset the ledger first.
-  if (p.source === 'compact' || p.source === 'clear') await forget(env, p.session_id);
-  const text = await withStore(env, 'sessionStart', { sessionId: p.session_id, agentId: p.agent_id, cwd: p.cwd, source: p.source });
-  if (typeof text === 'string' && text !== '') {
-    const { additionalContextReply } = await import('../hosts/claude.js');
-    return additionalContextReply('SessionStart', text);
-  }
+/** Session memory keys the main agent by the absence of an agent id. */
+function subagentOf(input: HookInput): string | undefined {
+  return input.agentId === 'main' ? undefined : input.agentId;
+}
+
+async function sessionStart(host: HostAdapter, p: JsonObject, input: Extract<HookInput, { kind: 'session-start' }>, env: NodeJS.ProcessEnv): Promise<string> {
+  // Session context (goal, facts, last error, hot files) for the model. After compact or clear
+  // the agent no longer holds what it was shown: reset the ledger first.
+  if (input.source === 'compact' || input.source === 'clear') await forget(env, input.sessionId);
+  const text = await withStore(env, 'sessionStart', { sessionId: input.sessionId, agentId: subagentOf(input), cwd: input.cwd, source: input.source });
+  if (typeof text === 'string' && text !== '' && host.replyContext) return host.replyContext(p, input, text);
   return '';
 }
 
-async function sessionEnd(p: BasePayload & { reason: string }, env: NodeJS.ProcessEnv): Promise<string> {
-  // 1.5 s shared budget: a quick flush only. JSON output is discarded by the host.
-  await withStore(env, 'sessionEnd', { sessionId: p.session_id, agentId: p.agent_id, cwd: p.cwd, reason: p.reason });
+async function sessionEnd(input: Extract<HookInput, { kind: 'session-end' }>, env: NodeJS.ProcessEnv): Promise<string> {
+  // Claude Code gives SessionEnd a 1.5 s shared budget: a quick flush only. Replies are discarded.
+  await withStore(env, 'sessionEnd', { sessionId: input.sessionId, agentId: subagentOf(input), cwd: input.cwd, reason: input.reason });
   return '';
 }
 
-async function preCompact(p: BasePayload & { trigger: string }, env: NodeJS.ProcessEnv): Promise<string> {
-  // PreCompact cannot talk to the model; SessionStart(compact) re-injects context.
+async function preCompact(input: Extract<HookInput, { kind: 'pre-compact' }>, env: NodeJS.ProcessEnv): Promise<string> {
+  // PreCompact cannot talk to the model; session start (source compact) re-injects context.
   // After compaction the agent no longer holds what it was shown: reset the ledger.
-  await forget(env, p.session_id);
-  await withStore(env, 'preCompact', { sessionId: p.session_id, agentId: agentIdOf(p), trigger: p.trigger });
+  await forget(env, input.sessionId);
+  await withStore(env, 'preCompact', { sessionId: input.sessionId, agentId: input.agentId, trigger: input.trigger });
   return '';
 }
 

@@ -91,7 +91,7 @@ export interface HostAdapter {
    * own approval rules allow a rewrite (a rewrite must never widen permissions).
    */
   rewrite?: {
-    policy(payload: JsonObject, input: PreToolInput, env: NodeJS.ProcessEnv): RewriteDecision;
+    policy(payload: JsonObject, input: PreToolInput, env: NodeJS.ProcessEnv): RewriteDecision | Promise<RewriteDecision>;
     reply(payload: JsonObject, input: PreToolInput, command: string, decision: 'allow' | null, reason: string): string;
   };
   /** Context for the model at session start (and after a failure, where the host allows it). */

@@ -9,7 +9,7 @@
  * may be missing. They check exactly what omni reads or must copy back.
  */
 
-import { isObject, type JsonObject } from './adapter.js';
+import { isObject, type HookInput, type HookKind, type HostAdapter, type JsonObject } from './adapter.js';
 
 export { isObject, type JsonObject };
 export { hasPassthroughPrefix, isOmniOwnCommand, omniExecOriginal, omniSubcommand, shQuote } from './omni-command.js';
@@ -251,11 +251,6 @@ export function additionalContextReply(event: 'PostToolUseFailure' | 'SessionSta
   return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: text } });
 }
 
-/** Cursor also runs Claude Code hooks (duplicate runs): stand aside there. */
-export function isCursor(payload: JsonObject, env: NodeJS.ProcessEnv): boolean {
-  return 'cursor_version' in payload || !!env.CURSOR_VERSION;
-}
-
 /** Reader scope: subagents carry the parent's session_id and their own agent_id. */
 export function agentIdOf(p: BasePayload): string {
   return typeof p.agent_id === 'string' && p.agent_id !== '' ? p.agent_id : 'main';
@@ -299,3 +294,85 @@ export function headFold(
   const newHead = [`${note} ${head[0]}`, ...head.slice(1)];
   return { content: [...newHead, ...outLines.slice(outLines.length - s)].join('\n'), startLine: moved };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The adapter: Claude Code's payloads in the neutral shape, and replies in Claude Code's shape.
+
+const KINDS: Record<string, HookKind> = {
+  PreToolUse: 'pre-tool',
+  PostToolUse: 'post-tool',
+  PostToolUseFailure: 'post-tool-failure',
+  SessionStart: 'session-start',
+  SessionEnd: 'session-end',
+  PreCompact: 'pre-compact',
+};
+
+function readClaude(p: JsonObject): HookInput | null {
+  if (!isBasePayload(p)) return null;
+  const common = { host: 'claude' as const, event: p.hook_event_name, sessionId: p.session_id, agentId: agentIdOf(p), cwd: typeof p.cwd === 'string' ? p.cwd : undefined };
+  if (isPostToolUse(p)) {
+    if (p.tool_name === 'Bash') {
+      const r = p.tool_response;
+      if (!isBashInput(p.tool_input) || !isBashResponse(r)) return null;
+      if (r.isImage === true || typeof r.backgroundTaskId === 'string') return null;
+      // Claude Code sends failed calls to PostToolUseFailure; what arrives here succeeded (or
+      // was a benign non-zero exit the host itself interpreted as success).
+      return { ...common, kind: 'post-tool', tool: 'shell', command: p.tool_input.command, output: r.stdout, outputFile: typeof r.persistedOutputPath === 'string' ? r.persistedOutputPath : undefined, failed: false };
+    }
+    if (p.tool_name === 'Read') {
+      const r = p.tool_response;
+      // image, pdf, notebook, parts, file_unchanged: left alone.
+      if (!isReadInput(p.tool_input) || !isReadTextResponse(r)) return null;
+      return { ...common, kind: 'post-tool', tool: 'read', path: r.file.filePath, content: r.file.content, startLine: r.file.startLine };
+    }
+    return null;
+  }
+  if (isPreToolUse(p)) {
+    if (p.tool_name !== 'Bash' || !isBashInput(p.tool_input)) return null;
+    return { ...common, kind: 'pre-tool', tool: 'shell', command: p.tool_input.command, background: p.tool_input.run_in_background === true };
+  }
+  if (isPostToolUseFailure(p)) {
+    if (p.tool_name !== 'Bash' || !isBashInput(p.tool_input)) return null;
+    return { ...common, kind: 'post-tool-failure', tool: 'shell', command: p.tool_input.command, error: p.error, interrupted: p.is_interrupt === true };
+  }
+  if (isSessionStart(p)) return { ...common, kind: 'session-start', source: p.source };
+  if (isSessionEnd(p)) return { ...common, kind: 'session-end', reason: p.reason };
+  if (isPreCompact(p)) return { ...common, kind: 'pre-compact', trigger: p.trigger };
+  return null;
+}
+
+export const claude: HostAdapter = {
+  id: 'claude',
+  // The fallback dialect: other hosts that copy it (Codex) are recognised first by their own keys.
+  recognise: (p) => typeof p.hook_event_name === 'string' && p.hook_event_name in KINDS,
+  kindOf: (event) => KINDS[event] ?? null,
+  read: readClaude,
+  replyOutput(p, input, text) {
+    const r = (p as PostToolUsePayload).tool_response as BashToolResponse;
+    if (input.outputFile === undefined && text === r.stdout && r.stderr === '') return '';
+    // Bash's `stderr` holds the tool's own notices (the command's stderr is already in stdout).
+    // The model sees "<stdout>\n<stderr>"; keep that text, moved into stdout, so the reply's
+    // stderr can be "" without losing a notice.
+    const out = r.stderr !== '' ? (text === '' ? r.stderr : `${text}\n${r.stderr}`) : text;
+    // Persisted output (measured with the real CLI 2.1.332, docs/claude-code-findings.md):
+    // keeping persistedOutputPath/Size makes the host show only the first 2 KB of the digest in
+    // its <persisted-output> wrapper, pointing at the RAW file; dropping them makes it send the
+    // digest exactly. So always drop them; the raw bytes stay reachable through the markers.
+    return bashReply(r, out, { dropPersisted: true });
+  },
+  replyRead(p, input, content) {
+    // Only a fold at the head keeps the host's line numbers right; anything else is refused.
+    const fold = headFold(input.content, content, input.startLine);
+    if (!fold) return '';
+    return readReply((p as PostToolUsePayload).tool_response as ReadTextResponse, fold.content, fold.startLine);
+  },
+  rewrite: {
+    policy: async (p, input, env) => (await import('./claude-policy.js')).claudeRewritePolicy(p, input, env),
+    reply: (p, _input, command, decision, reason) =>
+      preToolUseReply((p as PreToolUsePayload).tool_input, command, decision, decision ? `omni: allowed by the user's ${reason}` : undefined),
+  },
+  replyContext(_p, input, text) {
+    if (input.kind !== 'session-start' && input.kind !== 'post-tool-failure') return '';
+    return additionalContextReply(input.kind === 'session-start' ? 'SessionStart' : 'PostToolUseFailure', text);
+  },
+};

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as G from '../../lib/hosts/claude.js';
 import * as S from '../../lib/hosts/claude-schemas.js';
+import { cursor } from '../../lib/hosts/cursor.js';
 
 const SAMPLES = process.env.OMNI_SAMPLES_DIR || join(import.meta.dirname ?? '.', '..', '..', '..', 'shared', 'samples', 'claude-code');
 
@@ -187,9 +188,9 @@ t.test('the original command is recovered from omni\'s own rewrite, quotes and a
 });
 
 t.test('Cursor\'s duplicate run is detected from the payload or the environment', async (t) => {
-  t.ok(G.isCursor({ cursor_version: '1.0' }, {}));
-  t.ok(G.isCursor({}, { CURSOR_VERSION: '1.2' }));
-  t.notOk(G.isCursor({}, {}));
+  t.ok(cursor.recognise({ cursor_version: '1.0' }, {}));
+  t.ok(cursor.recognise({}, { CURSOR_VERSION: '1.2' }));
+  t.notOk(cursor.recognise({}, {}));
 });
 
 t.test('subagents are scoped by agent_id, the main agent as "main"', async (t) => {

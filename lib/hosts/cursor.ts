@@ -1,0 +1,15 @@
+/**
+ * Cursor: recognised only so omni can stand aside. Cursor cannot replace shell output
+ * (host-contract 3.3), and it also runs Claude Code's hooks from ~/.claude/settings.json, so
+ * omni's Claude Code entry would run a second time for every Cursor tool call. Cursor users get
+ * omni through its MCP tool `omni_run` (tier "handoff", installed by ./cursor-install.ts).
+ */
+import type { HostAdapter } from './adapter.js';
+
+export const cursor: HostAdapter = {
+  id: 'cursor',
+  recognise: (p, env) => 'cursor_version' in p || !!env.CURSOR_VERSION,
+  kindOf: () => null,
+  read: () => null,
+  replyOutput: () => '',
+};
