@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { SPOOL_CAP_BYTES } from '../pipeline/spool.js';
 
 /**
  * Copies a readable to a sink that may go away (`| head -1`): on EPIPE the run stops
@@ -31,10 +32,19 @@ export function writeSafely(src: Readable, sink: NodeJS.WritableStream, done: ()
  * The hold-back window for the streaming doors: OMNI_HOLD_MS, OMNI_HOLD_IDLE_MS and
  * OMNI_HOLD_BYTES override the defaults (2 s, 500 ms quiet, 256 KiB; see render.ts).
  * Unset or invalid values keep the default.
+ *
+ * When nobody watches the stream, hold to the end (up to the spool cap): a host's pre-hook
+ * rewrite (it alone sets OMNI_SESSION_ID) and the MCP tool (OMNI_BUFFERED=1) hand the model
+ * the output only when the command ends, so streaming early buys nothing and would cost a slow
+ * failing run its verbatim delivery (it would end condensed, with a marker).
  */
 export function holdWindow(env: NodeJS.ProcessEnv): { holdMs?: number; holdBytes?: number; holdIdleMs?: number } {
   const num = (v: string | undefined) => (v && /^\d+$/.test(v) ? Number(v) : undefined);
   const w: { holdMs?: number; holdBytes?: number; holdIdleMs?: number } = {};
+  if (env.OMNI_SESSION_ID || env.OMNI_BUFFERED === '1') {
+    w.holdMs = Infinity;
+    w.holdBytes = SPOOL_CAP_BYTES;
+  }
   const idle = num(env.OMNI_HOLD_IDLE_MS);
   if (idle !== undefined) w.holdIdleMs = idle;
   const ms = num(env.OMNI_HOLD_MS);

@@ -90,3 +90,19 @@ t.test('the child gets the same environment, NODE_EXTRA_CA_CERTS included', asyn
   const r = omni(['exec', 'sh', '-c', 'echo "$NODE_EXTRA_CA_CERTS|$OMNI_TEST_VAR"'], { env: { NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt', OMNI_TEST_VAR: 'kept' } });
   t.equal(r.stdout.toString(), '/etc/ssl/certs/ca-certificates.crt|kept\n');
 });
+
+t.test('under a host rewrite a slow failing run is held to the end and delivered verbatim', async (t) => {
+  // Quiet for longer than the 500 ms idle window: a watched stream would start streaming
+  // (condensed) there. Under the host's rewrite nobody watches, so it must hold.
+  const slow = join(dir, 'slow-fail.sh');
+  writeFileSync(slow, `sh ${script} 0\nsleep 1\necho "Error: it broke"\nexit 4\n`);
+  const expected = spawnSync('sh', ['-c', `sh ${slow} 2>&1`]).stdout;
+  const watched = omni(['exec', 'sh', slow]);
+  t.equal(watched.status, 4);
+  t.match(watched.stdout.toString(), /exit 4: output was condensed while streaming/, 'a watched stream started early and says so');
+  for (const env of [{ OMNI_SESSION_ID: 'sess-hold', OMNI_AGENT_ID: 'main' }, { OMNI_BUFFERED: '1' }]) {
+    const r = omni(['exec', 'sh', slow], { env });
+    t.equal(r.status, 4, `${Object.keys(env)[0]}: exit code kept`);
+    t.ok(r.stdout.equals(expected), `${Object.keys(env)[0]}: byte for byte`);
+  }
+});
