@@ -1,0 +1,193 @@
+/**
+ * omni's hooks in Gemini CLI's settings.json (`~/.gemini/settings.json` or
+ * `<project>/.gemini/settings.json`), and what doctor says about them. Gemini's timeouts are
+ * milliseconds. File handling (idempotence, foreign entries, atomic write + backup) is
+ * ./hook-config.ts. What the CLI does with each reply: docs/gemini-findings.md.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from './adapter.js';
+import { isObj, omniHandlersIn, readSettings, withOmniHooks, withoutOmniHooks, writeSettings, type Obj, type OmniHookSpec } from './hook-config.js';
+
+/** Timeouts in milliseconds. SessionEnd is not awaited by the CLI; PreCompress fires every turn. */
+export const GEMINI_HOOKS: readonly OmniHookSpec[] = [
+  { event: 'BeforeTool', matcher: 'run_shell_command', flag: '--pre-hook', timeout: 15_000 },
+  { event: 'AfterTool', matcher: 'run_shell_command', flag: '--post-hook', timeout: 60_000 },
+  { event: 'SessionStart', flag: '--session-start', timeout: 15_000 },
+  { event: 'SessionEnd', flag: '--session-end', timeout: 5_000 },
+  { event: 'PreCompress', flag: '--pre-compact', timeout: 15_000 },
+];
+
+/** The version omni's Gemini adapter was measured against. */
+export const MEASURED_VERSION = '0.61.0';
+
+export function geminiSpecs(preHook: boolean): readonly OmniHookSpec[] {
+  return preHook ? GEMINI_HOOKS : GEMINI_HOOKS.filter((h) => h.event !== 'BeforeTool');
+}
+
+export function geminiDir(env: NodeJS.ProcessEnv): string {
+  return join(env.GEMINI_CLI_HOME || env.HOME || homedir(), '.gemini');
+}
+
+export function settingsPath(scope: 'user' | 'project', cwd: string, env: NodeJS.ProcessEnv): string {
+  return scope === 'user' ? join(geminiDir(env), 'settings.json') : join(cwd, '.gemini', 'settings.json');
+}
+
+function systemSettingsPath(env: NodeJS.ProcessEnv): string {
+  return env.GEMINI_CLI_SYSTEM_SETTINGS_PATH || join(process.platform === 'darwin' ? '/Library/Application Support/GeminiCli' : '/etc/gemini-cli', 'settings.json');
+}
+
+/** The CLI: OMNI_GEMINI_BIN, else `gemini` on PATH. */
+export function findGeminiBin(env: NodeJS.ProcessEnv): string | null {
+  if (env.OMNI_GEMINI_BIN) return existsSync(env.OMNI_GEMINI_BIN) ? env.OMNI_GEMINI_BIN : null;
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const p = join(dir, 'gemini');
+    try {
+      if (statSync(p).isFile()) return p;
+    } catch {
+      /* not here */
+    }
+  }
+  return null;
+}
+
+/** The version from the npm package the binary belongs to (cheap), else `gemini --version`. */
+export function geminiVersion(bin: string, env: NodeJS.ProcessEnv): string | undefined {
+  try {
+    let dir = dirname(realpathSync(bin));
+    for (let i = 0; i < 4; i++) {
+      const pkg = join(dir, 'package.json');
+      if (existsSync(pkg)) {
+        const j = JSON.parse(readFileSync(pkg, 'utf8'));
+        if (j?.name === '@google/gemini-cli' && typeof j.version === 'string') return j.version;
+      }
+      dir = dirname(dir);
+    }
+  } catch {
+    /* fall through */
+  }
+  // The CLI starts slowly (seconds); doctor accepts that once.
+  const r = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 20_000, env: { ...env, GEMINI_CLI_NO_RELAUNCH: 'true' } });
+  const m = /(\d+\.\d+\.\d+\S*)/.exec(r.stdout ?? '');
+  return m ? m[1] : undefined;
+}
+
+function readOrNull(file: string): { json: Obj | null; error?: string } {
+  try {
+    return { json: readSettings(file).json };
+  } catch (err) {
+    return { json: null, error: (err as Error).message };
+  }
+}
+
+function commandBin(command: string): string | null {
+  // `env -u NODE_EXTRA_CA_CERTS '<node>' '<abs omni.cjs>' --flag` or `'<abs bin>' --flag`.
+  const words = [...command.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]);
+  const flagAt = words.findIndex((w) => w.startsWith('--') && w !== '--');
+  const bin = flagAt > 0 ? words[flagAt - 1] : null;
+  return bin && bin.startsWith('/') ? bin : null;
+}
+
+function change(file: string, mutate: (json: Obj) => Obj, onlyIfExists: boolean): InstallResult {
+  const { text, json } = readSettings(file);
+  if (onlyIfExists && text === null) return { changed: false, files: [], notes: [] };
+  const w = writeSettings(file, text, mutate(json));
+  return { changed: w.changed, files: [w.file], notes: w.backup ? [`previous ${file} kept as ${w.backup}`] : [] };
+}
+
+export const geminiInstaller: HostInstaller = {
+  id: 'gemini',
+  name: 'Gemini CLI',
+
+  detect(env) {
+    const bin = findGeminiBin(env);
+    if (bin) return { detected: true, version: geminiVersion(bin, env), where: bin };
+    const dir = geminiDir(env);
+    return existsSync(dir) ? { detected: true, where: dir } : { detected: false };
+  },
+
+  install(opts: InstallOptions): InstallResult {
+    const file = settingsPath(opts.scope, opts.cwd, opts.env);
+    const r = change(file, (json) => withOmniHooks(json, geminiSpecs(opts.preHook), opts.bin, opts.nodePath), false);
+    const notes = [r.changed ? `hooks registered in ${file}` : `hooks already registered in ${file}`, ...r.notes];
+    if (opts.scope === 'project') notes.push('Gemini CLI reads project settings only in a trusted folder (/permissions, or GEMINI_CLI_TRUST_WORKSPACE=true in CI)');
+    return { ...r, files: [file], notes };
+  },
+
+  uninstall(opts: InstallOptions): InstallResult {
+    const file = settingsPath(opts.scope, opts.cwd, opts.env);
+    const r = change(file, withoutOmniHooks, true);
+    return { ...r, notes: [r.changed ? `omni's hooks removed from ${file}` : `no omni hooks in ${file}`, ...r.notes] };
+  },
+
+  status(opts): HostStatus {
+    const problems: Problem[] = [];
+    const files: string[] = [];
+    let detected = false;
+    let version: string | undefined;
+    let wired = false;
+    try {
+      const d = geminiInstaller.detect(opts.env);
+      detected = d.detected;
+      version = d.version;
+      if (!findGeminiBin(opts.env)) {
+        problems.push({ status: 'warn', what: 'the gemini CLI was not found on PATH', fix: 'install @google/gemini-cli, or set OMNI_GEMINI_BIN to its path' });
+      } else if (version && version !== MEASURED_VERSION) {
+        problems.push({ status: 'warn', what: `Gemini CLI ${version}; omni's replies were measured on ${MEASURED_VERSION}`, fix: 'run the real-host test (test/real-host/gemini.test.ts) against this version' });
+      }
+      const user = settingsPath('user', opts.cwd, opts.env);
+      const project = settingsPath('project', opts.cwd, opts.env);
+      const system = systemSettingsPath(opts.env);
+      const read: { file: string; json: Obj | null }[] = [];
+      for (const file of [user, project, system]) {
+        if (!existsSync(file)) continue;
+        const r = readOrNull(file);
+        if (r.json === null) problems.push({ status: 'fail', what: r.error ?? `${file} cannot be read`, fix: `fix ${file}; the CLI cannot use it either` });
+        read.push({ file, json: r.json });
+      }
+      const wanted = new Set(geminiSpecs(true).map((s) => s.event));
+      for (const { file, json } of read) {
+        const mine = omniHandlersIn(json);
+        if (mine.length === 0) continue;
+        wired = true;
+        files.push(file);
+        const events = new Set(mine.map((h) => h.event));
+        if (!events.has('AfterTool')) problems.push({ status: 'warn', what: `${file} has omni hooks but no AfterTool hook`, fix: 'run omni init again' });
+        for (const h of mine) {
+          if (!wanted.has(h.event)) problems.push({ status: 'warn', what: `${file}: omni hook on an event omni no longer uses (${h.event})`, fix: 'run omni init again' });
+          const bin = commandBin(h.command);
+          if (bin && !existsSync(bin)) problems.push({ status: 'fail', what: `${file}: the ${h.event} hook runs ${bin}, which does not exist`, fix: 'run omni init again' });
+          if (opts.bin && bin && bin !== opts.bin && existsSync(opts.bin)) problems.push({ status: 'warn', what: `${file}: the ${h.event} hook runs ${bin}, not this omni (${opts.bin})`, fix: 'run omni init again' });
+        }
+        if (file === project) problems.push({ status: 'warn', what: `omni's hooks are in the project settings (${file})`, fix: 'they run only where the folder is trusted; use user scope (omni init) to cover every project' });
+      }
+      for (const { file, json } of read) {
+        const hc = json && isObj(json.hooksConfig) ? json.hooksConfig : null;
+        if (hc && hc.enabled === false) problems.push({ status: 'fail', what: `hooks are disabled (hooksConfig.enabled: false in ${file})`, fix: `set hooksConfig.enabled to true in ${file}` });
+        const disabled = hc && Array.isArray(hc.disabled) ? hc.disabled.filter((x): x is string => typeof x === 'string') : [];
+        const off = disabled.filter((x) => /omni/.test(x));
+        if (off.length > 0) problems.push({ status: 'fail', what: `omni's hooks are listed in hooksConfig.disabled in ${file}`, fix: `remove them from hooksConfig.disabled in ${file}` });
+      }
+      if (!wired) files.push(user);
+    } catch (err) {
+      problems.push({ status: 'fail', what: `Gemini CLI check failed: ${(err as Error).message}`, fix: 'run omni doctor again; report it if it persists' });
+    }
+    const enabled = wired && !problems.some((p) => p.status === 'fail');
+    return {
+      id: 'gemini',
+      name: 'Gemini CLI',
+      detected,
+      version,
+      wired,
+      tier: enabled ? 'full' : 'memory',
+      files,
+      problems,
+      note: enabled
+        ? "successful shell output is distilled in AfterTool (Gemini CLI shows omni's text to the model as the tool's error text: it has no other replacement); failures stay verbatim; commands are rewritten into omni exec only under --yolo with no policy rules"
+        : 'session memory and omni_retrieve only, until the hooks are registered and enabled',
+    };
+  },
+};
