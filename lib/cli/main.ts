@@ -20,6 +20,7 @@ const SUBCOMMANDS: Record<string, () => Promise<{ run: SubRun }>> = {
   remember: () => import('./remember.js'),
   goal: () => import('./goal.js'),
   session: () => import('./session.js'),
+  mcp: () => import('./mcp.js'),
 };
 
 export const USAGE = `omni — distils shell output for AI coding agents; every removed byte stays retrievable.
@@ -35,6 +36,7 @@ export const USAGE = `omni — distils shell output for AI coding agents; every 
   omni remember "<fact>" | --list | --forget <id>
   omni goal "<text>" | --clear
   omni session [--csv]
+  omni mcp                     MCP server on stdio (omni_run, omni_retrieve, …)
   omni --post-hook | --post-hook-failure | --pre-hook | --session-start | --session-end | --pre-compact | --hook
                                host hook entry points (read one JSON payload on stdin)
 `;

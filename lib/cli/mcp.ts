@@ -1,0 +1,34 @@
+/**
+ * `omni mcp [--cwd <project dir>]`: omni as an MCP server on stdio, for hosts that cannot
+ * replace a shell command's output themselves (Cursor). stdout carries MCP framing only;
+ * anything else goes to stderr or the omni log.
+ */
+import path from 'node:path';
+import type { Io } from './main.js';
+
+const USAGE = 'usage: omni mcp [--cwd <project dir>]   (an MCP server on stdin/stdout: omni_run, omni_retrieve, omni_stats, omni_remember, omni_recall, omni_goal)\n';
+
+export async function run(argv: string[], io: Io): Promise<number> {
+  let projectDir = process.cwd();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--cwd' && argv[i + 1] !== undefined) projectDir = argv[++i];
+    else if (a.startsWith('--cwd=')) projectDir = a.slice('--cwd='.length);
+    else if (a === '--help' || a === '-h') {
+      io.stderr.write(USAGE);
+      return 0;
+    } else {
+      io.stderr.write(`omni mcp: unknown argument '${a}'\n${USAGE}`);
+      return 2;
+    }
+  }
+  // A stray console.log from any module would corrupt the framing.
+  console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
+  const { logDiagnostic } = await import('../doors/diagnostics.js');
+  // One tool's unexpected failure must not end the session for the others.
+  process.on('uncaughtException', (err) => logDiagnostic('mcp', err));
+  process.on('unhandledRejection', (err) => logDiagnostic('mcp', err));
+  const { serveStdio } = await import('../mcp/server.js');
+  await serveStdio({ projectDir: path.resolve(projectDir), env: process.env });
+  return 0;
+}

@@ -1,0 +1,127 @@
+/**
+ * omni_run's runner: the command goes through the exec door (`omni exec '<command>'`, the
+ * same runExec and pipeline as a typed `omni exec`) in a child omni process.
+ *
+ * Why a child process and not runExec in this one: the exec door hands its child the
+ * process's stdin, and here stdin is the MCP channel (a command reading stdin would eat the
+ * client's requests); it runs in process.cwd(), one per process, while each call names its
+ * own cwd; and a timeout must be able to kill the whole run, shell and grandchildren, as one
+ * process group without touching the server.
+ */
+import { spawn } from 'node:child_process';
+
+/** Timeout when the caller gives none, and the most a caller may ask for. */
+export const DEFAULT_TIMEOUT_MS = 10 * 60_000;
+export const MAX_TIMEOUT_MS = 60 * 60_000;
+/** After SIGTERM, how long the run may take to flush before the group is killed. */
+export const KILL_GRACE_MS = 3000;
+/** The whole run is judged at once up to this size (the client sees it only at the end anyway). */
+export const MCP_HOLD_BYTES = 64 << 20;
+
+export interface ExecEntry {
+  /** node */
+  execPath: string;
+  /** node flags of this process (a loader when run from source), then omni's entry script. */
+  prefix: string[];
+}
+
+/** How to start omni again: the same node, flags and entry script this process runs. */
+export function currentEntry(): ExecEntry {
+  return { execPath: process.execPath, prefix: [...process.execArgv, process.argv[1]] };
+}
+
+export interface RunRequest {
+  command: string;
+  cwd: string;
+  timeoutMs: number;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface RunOutcome {
+  /** What the exec door printed: distilled, or the raw bytes of a failure. */
+  output: Buffer;
+  exitCode: number;
+  timedOut: boolean;
+  /** omni's own complaints (the exec process itself failing), never the command's output. */
+  stderr: string;
+}
+
+/**
+ * The environment for the exec child. The hold-back window spans the whole run: an MCP
+ * client gets the result only when the call returns, so nothing is gained by streaming, and
+ * holding lets the final gate see the exit code (a failure then comes back verbatim instead
+ * of condensed-while-streaming). Values the user set are kept.
+ */
+export function execEnv(env: NodeJS.ProcessEnv, timeoutMs: number): NodeJS.ProcessEnv {
+  const hold = String(timeoutMs + KILL_GRACE_MS + 60_000);
+  return {
+    ...env,
+    OMNI_HOST: env.OMNI_HOST || 'mcp',
+    OMNI_HOLD_MS: env.OMNI_HOLD_MS ?? hold,
+    OMNI_HOLD_IDLE_MS: env.OMNI_HOLD_IDLE_MS ?? hold,
+    OMNI_HOLD_BYTES: env.OMNI_HOLD_BYTES ?? String(MCP_HOLD_BYTES),
+  };
+}
+
+const running = new Set<number>();
+
+/** Kills every run still going (the server is shutting down). */
+export function killAllRuns(): void {
+  for (const pid of running) killGroup(pid, 'SIGKILL');
+  running.clear();
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    /* already gone */
+  }
+}
+
+export function runViaExec(req: RunRequest, entry: ExecEntry = currentEntry()): Promise<RunOutcome> {
+  return new Promise((resolve) => {
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let timedOut = false;
+    let settled = false;
+    const child = spawn(entry.execPath, [...entry.prefix, 'exec', req.command], {
+      cwd: req.cwd,
+      env: execEnv(req.env, req.timeoutMs),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group, so a timeout reaches the shell and everything it started.
+      detached: true,
+    });
+    const pid = child.pid;
+    if (pid) running.add(pid);
+    let killTimer: NodeJS.Timeout | undefined;
+    let termTimer: NodeJS.Timeout | undefined;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      if (!pid) return;
+      // SIGTERM to the whole group: the command stops and the exec door (which forwards the
+      // signal and stays up) delivers what it has. Repeated during the grace period because a
+      // shell the door had not yet started when the first one landed would miss it.
+      killGroup(pid, 'SIGTERM');
+      termTimer = setInterval(() => killGroup(pid, 'SIGTERM'), KILL_GRACE_MS / 6);
+      killTimer = setTimeout(() => killGroup(pid, 'SIGKILL'), KILL_GRACE_MS);
+    }, req.timeoutMs);
+    const finish = (exitCode: number, extra = '') => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (killTimer) clearTimeout(killTimer);
+      if (termTimer) clearInterval(termTimer);
+      if (pid) running.delete(pid);
+      resolve({ output: Buffer.concat(out), exitCode, timedOut, stderr: Buffer.concat(err).toString('utf8') + extra });
+    };
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.on('error', (e) => finish(127, `omni: could not start the exec door: ${e.message}\n`));
+    child.on('close', (code, signal) => {
+      // The exec door exits with the command's status (128+N for a signal death); a signal
+      // here means the door itself was killed (the grace period ran out).
+      finish(code ?? 128 + (signal === 'SIGKILL' ? 9 : 15));
+    });
+  });
+}

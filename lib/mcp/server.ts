@@ -1,0 +1,63 @@
+/** omni's MCP server: the tools of ./tools.ts on a stdio transport. */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { registerTools, type ToolOptions } from './tools.js';
+import { killAllRuns } from './exec-child.js';
+
+export const INSTRUCTIONS =
+  'Run noisy commands (test runners, builds, installs, long logs) with omni_run: you get the signal, not the noise, ' +
+  'and a failing command comes back verbatim with its exit code. Each marker "[omni: … — omni retrieve <handle>]" ' +
+  'stands for removed lines; omni_retrieve with that handle returns them exactly.';
+
+export function createServer(opts: ToolOptions): McpServer {
+  const server = new McpServer({ name: 'omni', version: process.env.OMNI_VERSION ?? 'dev' }, { instructions: INSTRUCTIONS });
+  registerTools(server, opts);
+  return server;
+}
+
+/**
+ * Serves on stdin/stdout until the client goes away or a signal arrives. When stdin ends,
+ * calls in progress still answer first (a client may write its requests and close); a
+ * signal kills any run still going.
+ */
+export async function serveStdio(opts: ToolOptions & { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream }): Promise<void> {
+  const stdin = (opts.stdin ?? process.stdin) as NodeJS.ReadStream;
+  const stdout = (opts.stdout ?? process.stdout) as NodeJS.WriteStream;
+  const server = createServer(opts);
+  const transport = new StdioServerTransport(stdin, stdout);
+  await new Promise<void>((resolve) => {
+    let done = false;
+    const stop = () => {
+      if (done) return;
+      done = true;
+      process.off('SIGINT', kill);
+      process.off('SIGTERM', kill);
+      killAllRuns();
+      server.close().catch(() => {}).finally(resolve);
+    };
+    const kill = () => stop();
+    // Requests received but not yet answered: the SDK keeps a callback set before connect().
+    const pending = new Set<string | number>();
+    let draining = false;
+    const maybeStop = () => { if (draining && pending.size === 0) stop(); };
+    transport.onmessage = (m) => {
+      if ('id' in m && 'method' in m) pending.add(m.id);
+    };
+    const send = transport.send.bind(transport);
+    transport.send = async (m: JSONRPCMessage) => {
+      try {
+        await send(m);
+      } finally {
+        if ('id' in m && m.id !== undefined && !('method' in m)) { pending.delete(m.id); maybeStop(); }
+      }
+    };
+    const drain = () => { draining = true; maybeStop(); };
+    transport.onclose = stop;
+    stdin.on('end', drain);
+    stdin.on('close', drain);
+    process.on('SIGINT', kill);
+    process.on('SIGTERM', kill);
+    server.connect(transport).catch(stop);
+  });
+}

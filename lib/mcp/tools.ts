@@ -1,0 +1,117 @@
+/**
+ * omni's MCP tools. Each one reuses the code path of its typed subcommand (exec door,
+ * retrieve, stats, remember, goal); nothing here distils or reads the store on its own.
+ */
+import { statSync } from 'node:fs';
+import { z } from 'zod';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { run as retrieveRun } from '../cli/retrieve.js';
+import { run as statsRun } from '../cli/stats.js';
+import { captureCli } from './capture.js';
+import { runViaExec, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, type ExecEntry } from './exec-child.js';
+import { bytesContent, errorResult, textResult } from './result.js';
+import { goal, project, recall, rememberFact } from './memory-tools.js';
+
+export interface ToolOptions {
+  /** The project directory: default cwd for omni_run and the memory tools. */
+  projectDir: string;
+  env: NodeJS.ProcessEnv;
+  /** How to start `omni exec` (default: this process's node and entry). */
+  entry?: ExecEntry;
+}
+
+const cwdArg = (dir: string) => z.string().optional().describe(`Project directory (default ${dir})`);
+
+export async function omniRun(opts: ToolOptions, a: { command: string; cwd?: string; timeout_ms?: number }): Promise<CallToolResult> {
+  if (!a.command.trim()) return errorResult('omni_run: the command is empty');
+  const cwd = project(opts.projectDir, a.cwd);
+  try {
+    if (!statSync(cwd).isDirectory()) return errorResult(`omni_run: cwd ${cwd} is not a directory`);
+  } catch {
+    return errorResult(`omni_run: cwd ${cwd} does not exist`);
+  }
+  const timeoutMs = a.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+  const r = await runViaExec({ command: a.command, cwd, timeoutMs, env: opts.env }, opts.entry);
+  const content = bytesContent(r.output, 'omni://run/output');
+  const tail = r.timedOut ? `exit code: ${r.exitCode} (timed out after ${timeoutMs} ms)` : `exit code: ${r.exitCode}`;
+  content.push({ type: 'text', text: tail });
+  if (r.stderr.trim()) content.push({ type: 'text', text: r.stderr.trimEnd() });
+  return { content, isError: r.exitCode !== 0 };
+}
+
+export async function omniRetrieve(a: { handle: string }): Promise<CallToolResult> {
+  const handle = a.handle.trim();
+  // A leading dash would read as an option to the subcommand.
+  if (!handle || handle.startsWith('-')) return errorResult(`omni_retrieve: '${a.handle}' is not a handle (expected the 16 hex characters after "omni retrieve" in a marker)`);
+  const r = await captureCli(retrieveRun, [handle]);
+  if (r.code !== 0) return errorResult(r.stderr.trim() || `omni retrieve exited ${r.code}`);
+  return { content: bytesContent(r.stdout, `omni://retrieve/${handle}`) };
+}
+
+export async function omniStats(a: { since?: string }): Promise<CallToolResult> {
+  const r = await captureCli(statsRun, a.since !== undefined ? ['--since', a.since] : []);
+  if (r.code !== 0) return errorResult(r.stderr.trim() || `omni stats exited ${r.code}`);
+  return textResult(r.stdout.toString('utf8').trimEnd());
+}
+
+export function registerTools(server: McpServer, opts: ToolOptions): void {
+  const dir = opts.projectDir;
+  server.registerTool(
+    'omni_run',
+    {
+      description:
+        'Run a shell command (sh -c) and get its output distilled: noise folded into markers, failures, warnings and the verdict kept. ' +
+        'A failing command (non-zero exit) returns its exact output. Use it for test runners, builds, installs and long logs.',
+      inputSchema: {
+        command: z.string().describe('The command line'),
+        cwd: z.string().optional().describe(`Directory to run in (default ${dir})`),
+        timeout_ms: z.number().int().positive().max(MAX_TIMEOUT_MS).optional().describe(`Kill the command after this long (default ${DEFAULT_TIMEOUT_MS})`),
+      },
+    },
+    (a) => omniRun(opts, a),
+  );
+  server.registerTool(
+    'omni_retrieve',
+    {
+      description: 'The exact original bytes a marker stands for: pass the handle from "[omni: … — omni retrieve <handle>]".',
+      inputSchema: { handle: z.string().describe('16 hex characters') },
+      annotations: { readOnlyHint: true },
+    },
+    (a) => omniRetrieve(a),
+  );
+  server.registerTool(
+    'omni_stats',
+    {
+      description: 'Bytes in, delivered and saved by omni, per command family and per door.',
+      inputSchema: { since: z.string().optional().describe("Period: 30m, 24h, 7d (default), 2w or 'all'") },
+      annotations: { readOnlyHint: true },
+    },
+    (a) => omniStats(a),
+  );
+  server.registerTool(
+    'omni_remember',
+    {
+      description: 'Remember a fact about this project for later sessions.',
+      inputSchema: { fact: z.string().describe('One short fact'), cwd: cwdArg(dir) },
+    },
+    (a) => rememberFact(project(dir, a.cwd), a.fact),
+  );
+  server.registerTool(
+    'omni_recall',
+    {
+      description: "This project's remembered facts and pinned goal.",
+      inputSchema: { cwd: cwdArg(dir) },
+      annotations: { readOnlyHint: true },
+    },
+    (a) => recall(project(dir, a.cwd)),
+  );
+  server.registerTool(
+    'omni_goal',
+    {
+      description: "Show, pin (text) or clear (clear: true) this project's goal.",
+      inputSchema: { text: z.string().optional().describe('The goal to pin'), clear: z.boolean().optional().describe('Unpin the goal'), cwd: cwdArg(dir) },
+    },
+    (a) => goal(project(dir, a.cwd), a),
+  );
+}
