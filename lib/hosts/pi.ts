@@ -119,7 +119,7 @@ type Log = (what: unknown) => void;
  * fork, reload all emit session_shutdown first), so this lives exactly as long as the session.
  */
 export class PiSession {
-  private store: LazyStore | null = null;
+  private store: Promise<LazyStore> | null = null;
   /** The store handle the LazyStore opened, to close it for real at shutdown. */
   private opened: Store | null = null;
   private memory: string | null | undefined;
@@ -128,20 +128,20 @@ export class PiSession {
 
   constructor(private readonly env: () => NodeJS.ProcessEnv) {}
 
-  private async lazy(): Promise<LazyStore> {
-    if (this.store) return this.store;
-    const { LazyStore } = await import('../doors/store-access.js');
-    const env = this.env();
-    const self = this;
-    // Kept open for the session: a long-lived host pays the SQLite open once, not per call.
-    this.store = new (class extends LazyStore {
-      override get() {
-        const s = super.get();
-        if (s) self.opened = s;
-        return s;
-      }
-      override close() {}
-    })(env.OMNI_HOME || undefined);
+  private lazy(): Promise<LazyStore> {
+    // One promise, so parallel tool results (Pi runs sibling tool calls concurrently) share one store.
+    this.store ??= import('../doors/store-access.js').then(({ LazyStore }) => {
+      const self = this;
+      // Kept open for the session: a long-lived host pays the SQLite open once, not per call.
+      return new (class extends LazyStore {
+        override get() {
+          const s = super.get();
+          if (s) self.opened = s;
+          return s;
+        }
+        override close() {}
+      })(this.env().OMNI_HOME || undefined);
+    });
     return this.store;
   }
 
@@ -223,7 +223,7 @@ export class PiSession {
     try {
       const sessionId = sessionIdOf(ctx);
       if (!sessionId || !this.store) return;
-      const s = this.store.get();
+      const s = (await this.store).get();
       if (!s) return;
       const { forgetSession } = await import('../store/ledger.js');
       forgetSession(s, sessionId);

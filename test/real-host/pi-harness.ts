@@ -37,7 +37,9 @@ export interface PiRunOptions {
   /** An existing OMNI_HOME (to seed session memory); default a fresh one in the run's dir. */
   omniHome?: string;
   /** Runs after the directories exist, before Pi starts (seed the store, write fixtures). */
-  beforeSpawn?: (p: { proj: string; omniHome: string }) => void | Promise<void>;
+  beforeSpawn?: (p: { proj: string; omniHome: string; home: string }) => void | Promise<void>;
+  /** false: Pi discovers extensions itself (settings.json, ~/.pi/agent/extensions); default true (`--no-extensions`). */
+  noDiscovery?: boolean;
 }
 
 export async function runPi(script: PiStep[], opts: PiRunOptions): Promise<PiRun> {
@@ -48,7 +50,7 @@ export async function runPi(script: PiStep[], opts: PiRunOptions): Promise<PiRun
   const omniHome = opts.omniHome ?? join(dir, 'omni');
   for (const d of [home, tmp, proj, join(home, '.pi/agent')]) mkdirSync(d, { recursive: true });
   for (const [name, text] of Object.entries(opts.files ?? {})) writeFileSync(join(proj, name), text);
-  await opts.beforeSpawn?.({ proj, omniHome });
+  await opts.beforeSpawn?.({ proj, omniHome, home });
   const standin = await startPiStandin(script, opts.tag);
   writeFileSync(
     join(home, '.pi/agent/models.json'),
@@ -64,7 +66,7 @@ export async function runPi(script: PiStep[], opts: PiRunOptions): Promise<PiRun
       },
     }),
   );
-  const args = [piBin(), '-p', '--offline', '--no-context-files', '--no-skills', '--no-prompt-templates', '--no-themes', '--no-extensions', '--provider', 'standin', '--model', 'standin-1', '--tools', 'bash'];
+  const args = [piBin(), '-p', '--offline', '--no-context-files', '--no-skills', '--no-prompt-templates', '--no-themes', ...(opts.noDiscovery === false ? [] : ['--no-extensions']), '--provider', 'standin', '--model', 'standin-1', '--tools', 'bash'];
   for (const e of opts.extensions) args.push('-e', e);
   args.push('Run the scripted commands.');
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, TMPDIR: tmp, OMNI_HOME: omniHome, LANG: 'C.UTF-8', PI_OFFLINE: '1', PI_TELEMETRY: '0' };

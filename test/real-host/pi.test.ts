@@ -10,7 +10,7 @@
  * Run: npx tap --disable-coverage test/real-host/pi.test.ts
  */
 import t from 'tap';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canRunPi, piBin, ROOT, runPi, type PiRun } from './pi-harness.js';
 import { systemPromptOf, toolMessageFor, type PiStep } from './pi-standin.js';
@@ -69,8 +69,10 @@ const seedGoal = ({ proj, omniHome }: { proj: string; omniHome: string }) => {
 };
 
 t.test('the real Pi CLI with omni\'s extension', { skip: canRunPi() ? false : `needs ${piBin()} (npm ci: @mariozechner/pi-coding-agent is a devDependency)` }, async (t) => {
-  const entries: Array<[string, string]> = [['TypeScript entry', TS_ENTRY]];
-  if (existsSync(BUNDLE)) entries.push(['bundle dist/omni-pi.cjs', BUNDLE]);
+  // The TypeScript entry by `-e`; the bundle the way a user installs it: an `extensions` entry
+  // in ~/.pi/agent/settings.json, found by Pi's own discovery.
+  const entries: Array<[string, string, 'flag' | 'settings']> = [['TypeScript entry (-e)', TS_ENTRY, 'flag']];
+  if (existsSync(BUNDLE)) entries.push(['bundle dist/omni-pi.cjs (settings.json extensions)', BUNDLE, 'settings']);
   else t.comment(`${BUNDLE} not built (node scripts/build-pi.mjs): only the TypeScript entry is checked`);
 
   const base = await runPi(SCRIPT, { extensions: [], tag: 'base', files: FILES, beforeSpawn: seedGoal });
@@ -78,9 +80,21 @@ t.test('the real Pi CLI with omni\'s extension', { skip: canRunPi() ? false : `n
   t.equal(base.code, 0, `the baseline run ended normally (${base.stderr.slice(0, 300)})`);
   t.equal(base.timedOut, false);
 
-  for (const [label, entry] of entries) {
+  for (const [label, entry, how] of entries) {
     t.test(label, async (t) => {
-      const omni = await runPi(SCRIPT, { extensions: [entry], tag: 'omni', files: FILES, beforeSpawn: seedGoal });
+      const omni =
+        how === 'flag'
+          ? await runPi(SCRIPT, { extensions: [entry], tag: 'omni', files: FILES, beforeSpawn: seedGoal })
+          : await runPi(SCRIPT, {
+              extensions: [],
+              noDiscovery: false,
+              tag: 'omni',
+              files: FILES,
+              beforeSpawn: (p) => {
+                seedGoal(p);
+                writeFileSync(join(p.home, '.pi/agent/settings.json'), JSON.stringify({ extensions: [entry] }));
+              },
+            });
       t.teardown(() => rmSync(omni.dir, { recursive: true, force: true }));
       t.equal(omni.timedOut, false, 'Pi ended within the timeout');
       t.equal(omni.code, 0, `Pi ended normally with the extension loaded (${omni.stderr.slice(0, 300)})`);
