@@ -1,21 +1,18 @@
 /**
- * `omni init [--project] [--uninstall]`: register omni's hooks in Claude Code's settings.
+ * `omni init [--claude] [--codex] [--gemini] [--cursor] [--all] [--project] [--uninstall] [--no-pre-hook]`:
+ * wire omni into the hosts on this machine.
  *
- * User scope by default (`~/.claude/settings.json`, or `$CLAUDE_CONFIG_DIR/settings.json`);
- * `--project` writes `./.claude/settings.json`. Hooks call omni by absolute path: `npx` costs
- * ~650 ms per call and hooks run in the session's cwd, so relative paths break.
+ * With host flags: exactly those hosts. Without: on a terminal, omni lists the hosts it found
+ * and asks for each; otherwise (scripts, CI) it wires Claude Code only, as it always did, and
+ * names the other hosts it found. User scope by default; `--project` writes the project's own
+ * config files. Hooks call omni by absolute path: `npx` costs ~650 ms per call and hooks run in
+ * the session's cwd, so relative paths break.
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import {
-  installHooks,
-  omniHookSpecs,
-  projectSettingsPath,
-  SettingsError,
-  uninstallHooks,
-  userSettingsPath,
-  hookCommand,
-} from '../hosts/claude-settings.js';
+import type { HostInstaller, InstallOptions } from '../hosts/adapter.js';
+import { INSTALLERS } from '../hosts/installers.js';
+import { SettingsError } from '../hosts/hook-config.js';
 
 interface IO {
   stdout: NodeJS.WritableStream;
@@ -37,6 +34,7 @@ export function resolveOmniEntry(env: NodeJS.ProcessEnv = process.env, argv1: st
   }
   // From source (bin/omni.ts) or through npm's bin shim (bin/omni.cjs, which only requires the
   // bundle): point hooks straight at the bundle, one file less to load per tool call.
+  // The lazily loaded subcommand bundles (dist/omni-init.cjs) point at their main bundle too.
   if (p.endsWith('.ts') || /[\\/]bin[\\/]omni\.cjs$/.test(p)) {
     const bundled = join(dirname(p), '..', 'dist', 'omni.cjs');
     if (existsSync(bundled)) return resolve(bundled);
@@ -45,52 +43,74 @@ export function resolveOmniEntry(env: NodeJS.ProcessEnv = process.env, argv1: st
   return p;
 }
 
+const USAGE =
+  'usage: omni init [--claude] [--codex] [--gemini] [--cursor] [--all] [--project] [--uninstall] [--no-pre-hook]\n' +
+  '  wires omni into the hosts you name (no host flag: asks on a terminal, else Claude Code)\n' +
+  '  --all          every host omni knows, installed or not\n' +
+  '  --project      the project\'s config files (./.claude, ./.codex, ./.gemini, ./.cursor) instead of the user\'s\n' +
+  '  --uninstall    remove omni\'s entries only (every other hook, key and server is kept)\n' +
+  '  --no-pre-hook  do not rewrite commands into `omni exec` (distil after the tool only)\n';
+
+async function ask(question: string): Promise<boolean> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim());
+  } finally {
+    rl.close();
+  }
+}
+
+async function chooseHosts(flags: Set<string>, env: NodeJS.ProcessEnv, io: IO): Promise<HostInstaller[]> {
+  if (flags.has('--all')) return [...INSTALLERS];
+  const named = INSTALLERS.filter((i) => flags.has(`--${i.id}`));
+  if (named.length) return named;
+  const found = INSTALLERS.filter((i) => i.detect(env).detected);
+  if (process.stdin.isTTY && process.stdout.isTTY && found.length) {
+    const chosen: HostInstaller[] = [];
+    for (const i of found) if (await ask(`wire omni into ${i.name}? [y/N] `)) chosen.push(i);
+    return chosen;
+  }
+  const others = found.filter((i) => i.id !== 'claude');
+  if (others.length) io.stdout.write(`omni: also found ${others.map((i) => `${i.name} (omni init --${i.id})`).join(', ')}\n`);
+  return INSTALLERS.filter((i) => i.id === 'claude');
+}
+
 export async function run(argv: string[], io: IO): Promise<number> {
   const flags = new Set(argv);
   if (flags.has('--help') || flags.has('-h')) {
-    io.stdout.write(
-      'usage: omni init [--project] [--uninstall] [--no-pre-hook]\n' +
-        '  registers omni as Claude Code hooks in ~/.claude/settings.json\n' +
-        '  --project    use ./.claude/settings.json instead\n' +
-        '  --uninstall  remove omni\'s hooks only (every other hook and key is kept)\n' +
-        '  --no-pre-hook  do not rewrite commands into `omni exec` (distil in PostToolUse only)\n',
-    );
+    io.stdout.write(USAGE);
     return 0;
   }
+  const known = ['--project', '--uninstall', '--no-pre-hook', '--all', ...INSTALLERS.map((i) => `--${i.id}`)];
   for (const a of argv) {
-    if (!['--project', '--uninstall', '--claude', '--no-pre-hook'].includes(a)) {
-      io.stderr.write(`omni init: unknown option ${a}\n`);
+    if (!known.includes(a)) {
+      io.stderr.write(`omni init: unknown option ${a}\n${USAGE}`);
       return 2;
     }
   }
   const env = process.env;
-  const file = flags.has('--project') ? projectSettingsPath(process.cwd()) : userSettingsPath(env);
-  try {
-    if (flags.has('--uninstall')) {
-      const r = uninstallHooks(file);
-      io.stdout.write(r.changed ? `omni: removed omni's hooks from ${r.file}${r.backup ? ` (backup: ${r.backup})` : ''}\n` : `omni: no omni hooks in ${file}; nothing to do\n`);
-      return 0;
-    }
-    const bin = resolveOmniEntry(env);
-    if (!bin || !existsSync(bin)) {
-      io.stderr.write(`omni init: cannot find omni's entry file (${bin ?? 'unknown'}); build it with \`node scripts/build.mjs\` or set OMNI_BIN\n`);
-      return 1;
-    }
-    const opts = { preHook: !flags.has('--no-pre-hook') };
-    const r = installHooks(file, bin, undefined, opts);
-    const events = omniHookSpecs(opts).map((h) => h.event).join(', ');
-    if (r.changed) {
-      io.stdout.write(
-        `omni: hooks registered in ${r.file}${r.backup ? ` (backup: ${r.backup})` : ''}\n` +
-          `  events: ${events}\n  command: ${hookCommand(bin, '--<event>')}\n` +
-          `  check with: omni doctor\n`,
-      );
-    } else {
-      io.stdout.write(`omni: hooks in ${r.file} already up to date\n`);
-    }
-    return 0;
-  } catch (err) {
-    io.stderr.write(`omni init: ${err instanceof SettingsError ? err.message : (err as Error).stack}\n`);
+  const bin = resolveOmniEntry(env);
+  if (!flags.has('--uninstall') && (!bin || !existsSync(bin))) {
+    io.stderr.write(`omni init: cannot find omni's entry file (${bin ?? 'unknown'}); build it with \`node scripts/build.mjs\` or set OMNI_BIN\n`);
     return 1;
   }
+  const hosts = await chooseHosts(flags, env, io);
+  if (!hosts.length) {
+    io.stdout.write('omni: no host chosen; nothing to do\n');
+    return 0;
+  }
+  const opts: InstallOptions = { scope: flags.has('--project') ? 'project' : 'user', cwd: process.cwd(), bin: bin ?? '', preHook: !flags.has('--no-pre-hook'), env };
+  let status = 0;
+  for (const h of hosts) {
+    try {
+      const r = flags.has('--uninstall') ? h.uninstall(opts) : h.install(opts);
+      io.stdout.write(`omni: ${h.name}: ${r.notes.join('\n  ')}\n`);
+    } catch (err) {
+      io.stderr.write(`omni init: ${h.name}: ${err instanceof SettingsError ? err.message : (err as Error).stack}\n`);
+      status = 1;
+    }
+  }
+  if (!flags.has('--uninstall')) io.stdout.write('  check with: omni doctor\n');
+  return status;
 }

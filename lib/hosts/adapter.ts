@@ -122,6 +122,8 @@ export interface HostStatus {
   problems: Problem[];
   /** One line: what this tier means for this host. */
   note: string;
+  /** Optional detailed checks behind `problems` (name, status, detail), shown by `doctor --json`. */
+  checks?: { name: string; status: 'ok' | 'warn' | 'fail'; detail: string }[];
 }
 
 export interface InstallOptions {
@@ -153,5 +155,5 @@ export interface HostInstaller {
   /** Removes omni's entries only. */
   uninstall(opts: InstallOptions): InstallResult;
   /** For doctor: wiring, tier and problems with their fixes. Never throws. */
-  status(opts: Omit<InstallOptions, 'bin' | 'preHook'> & { bin: string | null }): HostStatus;
+  status(opts: Omit<InstallOptions, 'bin' | 'preHook'> & { bin: string | null }): HostStatus | Promise<HostStatus>;
 }

@@ -1,0 +1,58 @@
+/**
+ * Finding a host's CLI and reading its version, for installers and doctor.
+ */
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+export function which(cmd: string, env: NodeJS.ProcessEnv): string | null {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const p = join(dir, cmd);
+    try {
+      accessSync(p, constants.X_OK);
+      return p;
+    } catch {
+      /* next */
+    }
+  }
+  return null;
+}
+
+/** `<bin> --version` → the first x.y.z in its output, or null (with why). */
+export function cliVersion(bin: string, env: NodeJS.ProcessEnv): { version: string | null; error?: string } {
+  const r = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 15_000, env });
+  const m = /(\d+\.\d+\.\d+)/.exec(`${r.stdout ?? ''}`);
+  if (m) return { version: m[1] };
+  return { version: null, error: (r.error?.message ?? r.stderr ?? '').trim().slice(0, 200) };
+}
+
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map((x) => parseInt(x, 10) || 0);
+  const pb = b.split('.').map((x) => parseInt(x, 10) || 0);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  return 0;
+}
+
+/** Split a hook command line into words (the forms omni writes: quoted or bare words). */
+export function commandWords(cmd: string): string[] {
+  const out: string[] = [];
+  const re = /\s*(?:'((?:[^']|'\\'')*)'|"([^"]*)"|(\S+))/gy;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(cmd)) && m[0].trim() !== '') out.push(m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : (m[2] ?? m[3] ?? ''));
+  return out;
+}
+
+/**
+ * What a registered hook command needs that is not there: absolute paths that do not exist and
+ * a bare program not on PATH. The host runs such a hook, gets exit 127 and silently skips it.
+ */
+export function missingInCommand(command: string, env: NodeJS.ProcessEnv): string[] {
+  const words = commandWords(command);
+  const bad = words.filter((w) => w.startsWith('/') && !existsSync(w));
+  if (words[0] && !words[0].startsWith('/') && !which(words[0], env)) bad.push(`${words[0]} (not on PATH)`);
+  return bad;
+}
