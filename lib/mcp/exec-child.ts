@@ -15,8 +15,6 @@ export const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 export const MAX_TIMEOUT_MS = 60 * 60_000;
 /** After SIGTERM, how long the run may take to flush before the group is killed. */
 export const KILL_GRACE_MS = 3000;
-/** The whole run is judged at once up to this size (the client sees it only at the end anyway). */
-export const MCP_HOLD_BYTES = 64 << 20;
 
 export interface ExecEntry {
   /** node */
@@ -47,20 +45,12 @@ export interface RunOutcome {
 }
 
 /**
- * The environment for the exec child. The hold-back window spans the whole run: an MCP
- * client gets the result only when the call returns, so nothing is gained by streaming, and
- * holding lets the final gate see the exit code (a failure then comes back verbatim instead
- * of condensed-while-streaming). Values the user set are kept.
+ * The environment for the exec child. OMNI_BUFFERED=1: an MCP client gets the result only
+ * when the call returns, so the exec door holds the whole run and its final gate sees the
+ * exit code (a failure comes back verbatim instead of condensed-while-streaming).
  */
-export function execEnv(env: NodeJS.ProcessEnv, timeoutMs: number): NodeJS.ProcessEnv {
-  const hold = String(timeoutMs + KILL_GRACE_MS + 60_000);
-  return {
-    ...env,
-    OMNI_HOST: env.OMNI_HOST || 'mcp',
-    OMNI_HOLD_MS: env.OMNI_HOLD_MS ?? hold,
-    OMNI_HOLD_IDLE_MS: env.OMNI_HOLD_IDLE_MS ?? hold,
-    OMNI_HOLD_BYTES: env.OMNI_HOLD_BYTES ?? String(MCP_HOLD_BYTES),
-  };
+export function execEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...env, OMNI_HOST: env.OMNI_HOST || 'mcp', OMNI_BUFFERED: '1' };
 }
 
 const running = new Set<number>();
@@ -87,7 +77,7 @@ export function runViaExec(req: RunRequest, entry: ExecEntry = currentEntry()): 
     let settled = false;
     const child = spawn(entry.execPath, [...entry.prefix, 'exec', req.command], {
       cwd: req.cwd,
-      env: execEnv(req.env, req.timeoutMs),
+      env: execEnv(req.env),
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group, so a timeout reaches the shell and everything it started.
       detached: true,

@@ -69,6 +69,12 @@ t.test('a failing command comes back verbatim with its exit code and isError', a
   t.equal(r.isError, true);
   t.equal(text(r), raw(3).toString(), 'byte for byte');
   t.equal(text(r, 1), 'exit code: 3');
+  // Past exec's 2 s streaming window, too: nobody watches an MCP call's stream, so the run is
+  // held to the end and the gate still sees the exit code.
+  const slow = await call('omni_run', { command: `sh ${script} 0; sleep 2.5; exit 4` });
+  t.equal(slow.isError, true);
+  t.equal(text(slow), raw(0).toString(), 'a slow failing run is verbatim too');
+  t.equal(text(slow, 1), 'exit code: 4');
 });
 
 t.test('output that is not UTF-8 keeps its exact bytes (base64 resource)', async (t) => {
