@@ -49,9 +49,10 @@ function isGemini(p: JsonObject): boolean {
     EVENTS.has(p.hook_event_name) &&
     typeof p.timestamp === 'string' &&
     typeof p.session_id === 'string' &&
-    // Claude Code-only keys: never Gemini's.
+    // Claude Code's and Cursor's keys: never Gemini's.
     !('prompt_id' in p) &&
-    !('permission_mode' in p)
+    !('permission_mode' in p) &&
+    !('cursor_version' in p)
   );
 }
 
@@ -299,8 +300,9 @@ export const gemini: HostAdapter = {
   read: readGemini,
   replyOutput(p, input: PostShellInput, output) {
     if (input.failed !== false) return '';
+    // Re-read the payload itself: a reply for a failure must be impossible, whatever `input` says.
     const r = shellResponse(p);
-    const frame = r ? parseShellText(r.text) : null;
+    const frame = r && !r.error ? parseShellText(r.text) : null;
     if (!frame || frame.failed || output === frame.output) return '';
     // 0.61.0 applies no success-shaped replacement: the deny reason takes the result's place.
     return JSON.stringify({ decision: 'deny', reason: frameShellText(frame, output) });

@@ -7,8 +7,10 @@
 import type { HostAdapter, JsonObject } from './adapter.js';
 import { claude } from './claude.js';
 import { cursor } from './cursor.js';
+import { gemini } from './gemini.js';
 
 export const HOSTS: readonly HostAdapter[] = [
+  gemini,
   cursor,
   claude,
 ];
