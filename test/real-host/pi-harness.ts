@@ -23,7 +23,7 @@ export interface PiRun {
   stdout: string;
   stderr: string;
   requests: PiRequest[];
-  callId(step: number): string;
+  callId(step: number, k?: number): string;
   dir: string;
   omniHome: string;
 }

@@ -9,7 +9,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type PiStep = { bash: string } | { text: string };
+/** One assistant turn: a bash call, several bash calls in one message (Pi runs them in parallel), or the final text. */
+export type PiStep = { bash: string } | { parallel: string[] } | { text: string };
 
 export interface PiRequest {
   seq: number;
@@ -21,8 +22,8 @@ export interface PiRequest {
 export interface PiStandin {
   url: string;
   requests: PiRequest[];
-  /** The tool-call id the stand-in gives step `i`. */
-  callId(step: number): string;
+  /** The tool-call id the stand-in gives step `i` (call `k` of a parallel step). */
+  callId(step: number, k?: number): string;
   close(): Promise<void>;
 }
 
@@ -38,7 +39,7 @@ function chunk(id: string, model: string, choice: Record<string, unknown> | null
 
 export async function startPiStandin(script: PiStep[], tag = 'pi'): Promise<PiStandin> {
   const requests: PiRequest[] = [];
-  const callId = (step: number) => `call_${tag}_${String(step).padStart(2, '0')}`;
+  const callId = (step: number, k = 0) => `call_${tag}_${String(step).padStart(2, '0')}${k ? `_${k}` : ''}`;
   let seq = 0;
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -63,10 +64,11 @@ export async function startPiStandin(script: PiStep[], tag = 'pi'): Promise<PiSt
       const step = stepOf(body);
       const s = script[step];
       const events: unknown[] = [];
-      if (s && 'bash' in s) {
+      if (s && ('bash' in s || 'parallel' in s)) {
         rec.answered = { step, kind: 'tool' };
-        const call = { index: 0, id: callId(step), type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command: s.bash }) } };
-        events.push(chunk(id, model, { delta: { role: 'assistant', content: null, tool_calls: [call] }, finish_reason: null }));
+        const commands = 'bash' in s ? [s.bash] : s.parallel;
+        const calls = commands.map((command, k) => ({ index: k, id: callId(step, k), type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command }) } }));
+        events.push(chunk(id, model, { delta: { role: 'assistant', content: null, tool_calls: calls }, finish_reason: null }));
         events.push(chunk(id, model, { delta: {}, finish_reason: 'tool_calls' }));
       } else {
         rec.answered = { step, kind: 'text' };

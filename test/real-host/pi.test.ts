@@ -21,7 +21,9 @@ const NOISE = (n: number, last: string) =>
 
 const DATA = JSON.stringify(Array.from({ length: 120 }, (_, i) => ({ id: i, name: `item-${i}`, tags: ['a', 'b'] })), null, 2) + '\n';
 
-const FILES = { 'data.json': DATA };
+const NOTES = Array.from({ length: 60 }, (_, i) => `config line ${i + 1}: key_${i + 1} = value ${(i * 7919) % 1000}`).join('\n') + '\nthe last line\n';
+
+const FILES = { 'data.json': DATA, 'notes.txt': NOTES };
 
 const SCRIPT: PiStep[] = [
   { bash: NOISE(300, 'added 300 packages in 3s') }, // 0: noisy success
@@ -29,6 +31,9 @@ const SCRIPT: PiStep[] = [
   { bash: NOISE(300, 'npm error code E404') + '; exit 3' }, // 2: a noisy failure
   { bash: NOISE(3000, 'added 3000 packages in 9s') }, // 3: over Pi's 50 KB cut
   { bash: 'cat data.json' }, // 4: structured output
+  { bash: 'cat notes.txt' }, // 5: text omni recognises nothing in
+  { bash: 'cat notes.txt' }, // 6: the same again, in the same session
+  { parallel: [NOISE(200, 'first download done'), NOISE(200, 'second download done')] }, // 7: two calls in one message
   { text: 'All steps done.' },
 ];
 
@@ -53,8 +58,8 @@ function expand(text: string, omniHome: string): string {
   }
 }
 
-function seen(run: PiRun, step: number): string {
-  const m = toolMessageFor(run.requests, run.callId(step));
+function seen(run: PiRun, step: number, k = 0): string {
+  const m = toolMessageFor(run.requests, run.callId(step, k));
   if (!m) throw new Error(`no tool message for step ${step} (requests: ${run.requests.length}; stderr: ${run.stderr.slice(0, 400)})`);
   return m.text;
 }
@@ -101,7 +106,7 @@ t.test('the real Pi CLI with omni\'s extension', { skip: canRunPi() ? false : `n
       t.notMatch(omni.stderr, /extension|error/i, 'Pi reported no extension error');
       t.equal(omni.requests.filter((r) => r.answered.kind !== '404').length, SCRIPT.length, 'every step of the script was played');
       const summary: Record<string, string> = {};
-      for (const [i, what] of [[0, 'noisy success'], [1, 'ls /nonexistent'], [2, 'noisy exit 3'], [3, 'over the cut'], [4, 'json']] as const) {
+      for (const [i, what] of [[0, 'noisy success'], [1, 'ls /nonexistent'], [2, 'noisy exit 3'], [3, 'over the cut'], [4, 'json'], [5, 'notes'], [6, 'notes again']] as const) {
         summary[what] = `${bytes(seen(base, i))} -> ${bytes(seen(omni, i))}`;
       }
       t.comment(`${label}: bytes of the tool result the model saw, without -> with omni: ${JSON.stringify(summary)}`);
@@ -141,6 +146,24 @@ t.test('the real Pi CLI with omni\'s extension', { skip: canRunPi() ? false : `n
         const o = seen(omni, 4);
         t.equal(b, DATA, 'the baseline is the file');
         t.equal(o, b, 'byte for byte');
+      });
+
+      t.test('the ledger: output this session was already shown folds to a handle', async (t) => {
+        t.equal(seen(omni, 5), NOTES, 'first time: untouched (nothing recognised, nothing shown before)');
+        t.equal(seen(base, 6), NOTES);
+        const again = seen(omni, 6);
+        t.match(again, /^\[omni: 61 lines already shown — omni retrieve [0-9a-f]{16}\]\n$/, 'the repeat names what the model already has');
+        t.equal(expand(again, omni.omniHome), NOTES, 'and its handle gives the bytes back');
+      });
+
+      t.test('parallel bash calls in one message are each distilled', async (t) => {
+        for (const [k, last] of [[0, 'first download done'], [1, 'second download done']] as const) {
+          const b = seen(base, 7, k);
+          const o = seen(omni, 7, k);
+          t.ok(bytes(o) < bytes(b) / 4, `call ${k}: ${bytes(b)} B -> ${bytes(o)} B`);
+          t.ok(o.trimEnd().endsWith(last), `call ${k}: its own last line`);
+          t.equal(expand(o, omni.omniHome), b, `call ${k}: the handles give back the baseline`);
+        }
       });
 
       t.test('session memory reaches the system prompt', async (t) => {
