@@ -6,11 +6,13 @@
  */
 import type { HostAdapter, JsonObject } from './adapter.js';
 import { claude } from './claude.js';
+import { codex } from './codex.js';
 import { cursor } from './cursor.js';
 import { gemini } from './gemini.js';
 
 export const HOSTS: readonly HostAdapter[] = [
   gemini,
+  codex,
   cursor,
   claude,
 ];

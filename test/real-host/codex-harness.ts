@@ -1,0 +1,255 @@
+/**
+ * Runs the REAL Codex CLI (`codex exec`, headless) against the loopback Responses stand-in
+ * (./codex-standin.ts), in a fresh temporary HOME and CODEX_HOME, with omni's hooks installed
+ * by omni's own Codex installer, an observer hook, or no hooks (the baseline).
+ *
+ * Clean environment (`env -i` equivalent), bounded by a timeout. Only what this harness started
+ * is ever killed: the CLI's own process group, by the PID we spawned.
+ */
+import { spawn } from 'node:child_process';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { codexInstaller, eventKey, hooksPath, omniHooksWithKeys, trustHash, userConfigPath } from '../../lib/hosts/codex-install.js';
+import { readSettings } from '../../lib/hosts/hook-config.js';
+import { outputFor, startCodexStandin, type CodexRequest, type CodexStep } from './codex-standin.js';
+
+export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The pinned CLI (package.json: "@openai/codex": "0.171.0"); OMNI_TEST_CODEX overrides. */
+export function codexBin(): string {
+  return process.env.OMNI_TEST_CODEX || join(REPO, 'node_modules', '.bin', 'codex');
+}
+
+export function omniBin(): string {
+  return resolve(process.env.OMNI_TEST_BIN || join(REPO, 'dist', 'omni.cjs'));
+}
+
+/** Approval/sandbox modes `codex exec` can run headless. */
+export type CodexMode = 'bypass' | 'read-only' | 'workspace-write' | 'approve-for-me';
+
+const MODE_ARGS: Record<CodexMode, string[]> = {
+  bypass: ['--dangerously-bypass-approvals-and-sandbox'],
+  'read-only': ['-s', 'read-only'],
+  'workspace-write': ['-s', 'workspace-write'],
+  'approve-for-me': ['--approve-for-me'],
+};
+
+export interface ObserverHooks {
+  /** Command registered for every event below (it gets the payload on stdin). */
+  command: string;
+  events: { event: string; matcher?: string }[];
+}
+
+export interface CodexRunOptions {
+  script: CodexStep[];
+  /** omni (installed by codexInstaller), an observer, or nothing. */
+  hooks: 'omni' | 'none' | ObserverHooks;
+  /** `config`: trust written into config.toml as /hooks would; `bypass`: --dangerously-bypass-hook-trust; `none`. */
+  trust?: 'config' | 'bypass' | 'none';
+  mode?: CodexMode;
+  preHook?: boolean;
+  files?: Record<string, string>;
+  env?: Record<string, string>;
+  ephemeral?: boolean;
+  timeoutMs?: number;
+  tag?: string;
+  keep?: boolean;
+}
+
+export interface CodexRunResult {
+  dir: string;
+  proj: string;
+  home: string;
+  codexHome: string;
+  exitCode: number | null;
+  timedOut: boolean;
+  stderr: string;
+  events: any[];
+  requests: CodexRequest[];
+  /** Per step: the function_call_output the model was sent (null: none). */
+  outputs: (string | null)[];
+  callIds: string[];
+  installNotes: string[];
+  rollout: string | null;
+  omniLog: string;
+  cleanup(): void;
+}
+
+function parseJsonl(text: string): any[] {
+  return text
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => {
+      try {
+        return JSON.parse(l);
+      } catch {
+        return { unparsed: l };
+      }
+    });
+}
+
+function findRollout(codexHome: string): string | null {
+  const walk = (d: string): string | null => {
+    let entries: string[] = [];
+    try {
+      entries = readdirSync(d);
+    } catch {
+      return null;
+    }
+    for (const e of entries) {
+      const p = join(d, e);
+      if (e.startsWith('rollout-') && e.endsWith('.jsonl')) return p;
+      const sub = walk(p);
+      if (sub) return sub;
+    }
+    return null;
+  };
+  return walk(join(codexHome, 'sessions'));
+}
+
+/** Mark every hook in `file` trusted in the user config.toml, the way Codex's /hooks does. */
+export function trustAll(file: string, env: NodeJS.ProcessEnv): number {
+  const json = readSettings(file).json as any;
+  let lines = '';
+  let n = 0;
+  for (const [event, groups] of Object.entries<any>(json.hooks ?? {})) {
+    (groups as any[]).forEach((g, gi) => {
+      (g.hooks as any[]).forEach((h, hi) => {
+        const timeout = event === 'SessionEnd' ? Math.min(h.timeout ?? 600, 3) : h.timeout;
+        lines += `\n[hooks.state."${file}:${eventKey(event)}:${gi}:${hi}"]\ntrusted_hash = "${trustHash(event, g.matcher, { command: h.command, timeout })}"\n`;
+        n++;
+      });
+    });
+  }
+  appendFileSync(userConfigPath(env), lines);
+  return n;
+}
+
+export async function runCodex(opts: CodexRunOptions): Promise<CodexRunResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'omni-codex-'));
+  const home = join(dir, 'home');
+  const codexHome = join(dir, 'codex-home');
+  const proj = join(dir, 'proj');
+  const omniHome = join(dir, 'omni-home');
+  for (const d of [home, codexHome, proj]) mkdirSync(d, { recursive: true });
+  for (const [name, content] of Object.entries(opts.files ?? {})) {
+    const p = join(proj, name);
+    mkdirSync(dirname(p), { recursive: true });
+    writeFileSync(p, content);
+  }
+  const standin = await startCodexStandin(opts.script, { tag: opts.tag });
+  const baseEnv: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    CODEX_HOME: codexHome,
+    USER: process.env.USER ?? 'dev',
+    LANG: 'C.UTF-8',
+    TERM: 'dumb',
+    SHELL: '/bin/bash',
+    OMNI_HOME: omniHome,
+    STANDIN_API_KEY: 'sk-standin-dummy',
+    NO_UPDATE_NOTIFIER: '1',
+  };
+  // A custom provider: the stand-in speaks the Responses API on loopback; no retries, so a
+  // broken stand-in fails fast instead of backing off.
+  writeFileSync(
+    userConfigPath(baseEnv),
+    [
+      'model = "gpt-5.1-codex"',
+      'model_provider = "standin"',
+      '',
+      '[model_providers.standin]',
+      'name = "standin"',
+      `base_url = "${standin.baseUrl}"`,
+      'wire_api = "responses"',
+      'env_key = "STANDIN_API_KEY"',
+      'request_max_retries = 0',
+      'stream_max_retries = 0',
+      '',
+    ].join('\n'),
+  );
+
+  const installNotes: string[] = [];
+  const hooksFile = hooksPath('user', proj, baseEnv);
+  if (opts.hooks === 'omni') {
+    const r = codexInstaller.install({ scope: 'user', cwd: proj, bin: omniBin(), nodePath: process.execPath, preHook: opts.preHook ?? true, env: baseEnv });
+    installNotes.push(...r.notes);
+    if (omniHooksWithKeys(hooksFile, readSettings(hooksFile).json).length === 0) throw new Error('codexInstaller wrote no omni hooks');
+  } else if (opts.hooks !== 'none') {
+    const hooks: Record<string, unknown[]> = {};
+    for (const e of opts.hooks.events) {
+      (hooks[e.event] ??= []).push({ ...(e.matcher ? { matcher: e.matcher } : {}), hooks: [{ type: 'command', command: opts.hooks.command, timeout: e.event === 'SessionEnd' ? 3 : 30 }] });
+    }
+    writeFileSync(hooksFile, JSON.stringify({ hooks }, null, 2));
+  }
+  const trust = opts.trust ?? 'config';
+  if (opts.hooks !== 'none' && trust === 'config') trustAll(hooksFile, baseEnv);
+
+  const env = { ...baseEnv, ...(opts.env ?? {}) };
+  const args = ['exec', '--skip-git-repo-check', '--json', ...MODE_ARGS[opts.mode ?? 'bypass']];
+  if (opts.hooks !== 'none' && trust === 'bypass') args.push('--dangerously-bypass-hook-trust');
+  if (opts.ephemeral) args.push('--ephemeral');
+  args.push('Run the scripted steps.');
+  const child = spawn(codexBin(), args, { cwd: proj, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  let timedOut = false;
+  const killGroup = (sig: NodeJS.Signals) => {
+    try {
+      if (child.pid) process.kill(-child.pid, sig);
+    } catch {
+      /* already gone */
+    }
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killGroup('SIGTERM');
+    setTimeout(() => killGroup('SIGKILL'), 5000).unref();
+  }, opts.timeoutMs ?? 90_000);
+  const exitCode: number | null = await new Promise((res) => child.on('close', (code) => res(code)));
+  clearTimeout(timer);
+  // Leftover hook or exec-session processes of this run live in the same group: end them too.
+  killGroup('SIGKILL');
+  await standin.close();
+
+  const callIds = opts.script.map((_, i) => standin.callId(i));
+  const outputs = opts.script.map((s, i) => ('text' in s ? null : outputFor(standin.requests, standin.callId(i))?.text ?? null));
+  writeFileSync(join(dir, 'requests.jsonl'), standin.requests.map((r) => JSON.stringify(r)).join('\n'));
+  let omniLog = '';
+  try {
+    omniLog = readFileSync(join(omniHome, 'omni.log'), 'utf8');
+  } catch {
+    /* none */
+  }
+  return {
+    dir,
+    proj,
+    home,
+    codexHome,
+    exitCode,
+    timedOut,
+    stderr,
+    events: parseJsonl(stdout),
+    requests: standin.requests,
+    outputs,
+    callIds,
+    installNotes,
+    rollout: findRollout(codexHome),
+    omniLog,
+    cleanup: () => {
+      if (!opts.keep && !process.env.OMNI_TEST_KEEP) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Codex's framing around an exec_command result: `Chunk ID`, `Wall time`, `Process exited with code N`, `Original token count`, `Output:`. */
+export function splitFrame(text: string): { exit: number | null; body: string; framed: boolean } {
+  const m = /^(?:Chunk ID: \S+\n)?(?:Wall time: [^\n]*\n)?Process exited with code (-?\d+)\n(?:Original token count: \d+\n)?Output:\n/.exec(text);
+  if (!m) return { exit: null, body: text, framed: false };
+  return { exit: Number(m[1]), body: text.slice(m[0].length), framed: true };
+}
+
