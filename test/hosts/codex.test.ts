@@ -197,18 +197,18 @@ t.test('session context reply', async (t) => {
 });
 
 t.test('rewrite policy: only where Codex runs commands unasked and unsandboxed', async (t) => {
-  const policy = (p: JsonObject) => codex.rewrite!.policy(p, codex.read(p) as PreToolInput, {});
-  const bypass = policy(withRollout('PreToolUse.Bash.seq-1-300', 'rollout.bypass'));
+  const policy = async (p: JsonObject) => await codex.rewrite!.policy(p, codex.read(p) as PreToolInput, {});
+  const bypass = await policy(withRollout('PreToolUse.Bash.seq-1-300', 'rollout.bypass'));
   t.same([bypass.rewrite, bypass.rewrite && bypass.decision], [true, 'allow'], `bypass: ${bypass.reason}`);
-  const ro = policy(withRollout('PreToolUse.Bash.read-only', 'rollout.read-only'));
+  const ro = await policy(withRollout('PreToolUse.Bash.read-only', 'rollout.read-only'));
   t.equal(ro.rewrite, false, `read-only sandbox, approvals never: ${ro.reason}`);
   t.match(ro.reason, /read-only sandbox/);
-  const afm = policy(withRollout('PreToolUse.Bash.approve-for-me', 'rollout.approve-for-me'));
+  const afm = await policy(withRollout('PreToolUse.Bash.approve-for-me', 'rollout.approve-for-me'));
   t.equal(afm.rewrite, false, `approve-for-me: ${afm.reason}`);
   t.match(afm.reason, /permission_mode default/);
-  const lost = policy(withRollout('PreToolUse.Bash.seq-1-300', null));
+  const lost = await policy(withRollout('PreToolUse.Bash.seq-1-300', null));
   t.equal(lost.rewrite, false, `no rollout: ${lost.reason}`);
-  const otherTurn = policy({ ...withRollout('PreToolUse.Bash.seq-1-300', 'rollout.bypass'), turn_id: 'another-turn' });
+  const otherTurn = await policy({ ...withRollout('PreToolUse.Bash.seq-1-300', 'rollout.bypass'), turn_id: 'another-turn' });
   t.equal(otherTurn.rewrite, false, "another turn's record does not count");
   // The fixture's own measurement: allow does not lift the read-only sandbox.
   t.match((fx('reply.allow-in-read-only-sandbox') as any).modelSaw, /Read-only file system/);
