@@ -159,7 +159,7 @@ export class PiSession {
       if (env.OMNI_PASSTHROUGH === '1') return undefined;
       const r = readBashSuccess(event);
       if (typeof r === 'string') {
-        if (r === 'failed' && event.toolName === 'bash') await this.failed(event, ctx);
+        if (r === 'failed' && event.isError === true) await this.failed(event, ctx);
         return undefined;
       }
       let text = r.text;
