@@ -4,9 +4,11 @@
  */
 import type { HostInstaller } from './adapter.js';
 import { claudeInstaller } from './claude-install.js';
+import { cursorInstaller } from './cursor-install.js';
 import { geminiInstaller } from './gemini-install.js';
 
 export const INSTALLERS: readonly HostInstaller[] = [
   claudeInstaller,
   geminiInstaller,
+  cursorInstaller,
 ];
