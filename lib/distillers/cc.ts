@@ -1,31 +1,79 @@
-import { familySpec, type Family, type Hit } from './runner.js';
+import { familySpec, type Family, type Hit, type Recogniser } from './runner.js';
 
 /*
- * C/C++ builds (make, gcc/clang, cmake, ninja): compile commands (`gcc … -c x.c -o x.o`),
- * `make[1]: Entering/Leaving directory`, cmake's configure probes (`-- Detecting …`,
- * `-- Check for working …`, `-- Looking for …`, `-- Performing Test …`) and per-object
- * progress (`[ 16%] Building C object …`, `Linking …`, `Scanning dependencies …`, ninja's
- * `[3/9] Building …`) are recognised as progress. Diagnostics with their `file:line:col`,
- * code excerpts and carets, `In function` context, link commands, `Built target`, cmake's
- * `Configuring done`/`Build files have been written`, and every `make: *** … Error` stay.
+ * C/C++ builds (make, gcc/clang, cmake, ninja, autoconf's configure, node-gyp). Recognised
+ * as progress:
+ * - compile commands (`gcc … -c x.c -o x.o`), with the lines a `\` continues them onto and
+ *   automake's dependency-tracking wrapper around them (`depbase=\`echo x.o | sed …\`;\`
+ *   … `mv -f $depbase.Tpo $depbase.Po`);
+ * - make's housekeeping echoes: `rm -f`/`mkdir -p` lines and the multi-line recipes that
+ *   write a generated file (`rm -f x.h-t x.h && \` … through the last continued line);
+ * - quiet-rule step lines (automake's `  CC       lib/x.o`, gyp's `  CXX(target) Release/…`);
+ * - `make[1]: Entering/Leaving directory`, a sub-make's `Nothing to be done for 'all'.`;
+ * - cmake's configure probes (`-- Detecting …`, `-- Check for working …`, `-- Looking for …`,
+ *   `-- Performing Test …`), autoconf's `checking for x... yes`, and per-object progress
+ *   (`[ 16%] Building C object …`, `Linking …`, `Scanning dependencies …`, every ninja
+ *   `[3/9] …` status line);
+ * - node-gyp's `gyp info` log lines (except its `gyp info ok` verdict).
+ * Diagnostics with their `file:line:col`, code excerpts and carets, `In function` context,
+ * link and archive commands, `Built target`, cmake's `Configuring done`/`Build files have
+ * been written`, configure's `config.status:` lines and warnings, every `make: *** … Error`,
+ * `gyp ERR!`/`gyp WARN` and a top-level `make: Nothing to be done` stay.
  */
 const COMPILE: Hit = { noun: 'compile commands' };
+const RECIPE: Hit = { noun: 'recipe echoes' };
+/** A line a `\` continued an echoed command onto: hidden with it, not counted again. */
+const CONTINUATION: Hit = { noun: '' };
 const DIRECTORY: Hit = { noun: 'make directory lines' };
 const PROBE: Hit = { noun: 'configure checks' };
 const STEP: Hit = { noun: 'build steps' };
+const GYP: Hit = { noun: 'gyp info lines' };
 
-const COMPILE_LINE = /^\s*(\S*\/)?(gcc|g\+\+|cc|c\+\+|clang|clang\+\+)(-\d+)? [^;&|]* -c [^;&|]*$/;
+const COMPILER = /^\s*(\S*\/)?(gcc|g\+\+|cc|c\+\+|clang|clang\+\+)(-\d+)?( [^;&|]*)? -c /;
+const COMPILE_LINE = new RegExp(`${COMPILER.source}[^;&|]*$`);
+/** automake's dependency-tracking recipe opens with this line; the compile and `mv` follow on continued lines. */
+const DEPBASE = /^depbase=`echo \S+ \| sed .*`;\s*\\$/;
+/** make echoing a housekeeping command (one line), or the first line of a continued recipe. */
+const HOUSEKEEPING = /^((\S*\/)?rm -f|(\S*\/)?mkdir -p|mv -f) [^;&|<>`$]+$/;
+const RECIPE_HEAD = /^((\S*\/)?rm -f|mv -f|\{ echo|sed -[ne]|(\S*\/)?mkdir -p) .*(&&|;|\|)?\s*\\$/;
 const MAKE_DIR = /^g?make(\[\d+\])?: (Entering|Leaving) directory /;
+const SUB_MAKE_IDLE = /^g?make\[\d+\]: Nothing to be done for '[^']+'\.$/;
 const CMAKE_PROBE = /^-- (Detecting \S|Check for working |Looking for \S|Performing Test \S|Check if \S|Checking whether \S|Check size of \S)/;
-const CMAKE_STEP = /^(\[\s*\d+%\] (Building|Linking) \S|Scanning dependencies of target \S|\[\d+\/\d+\] (Building|Linking) \S)/;
+const AUTOCONF_PROBE = /^checking .+\.\.\.( .*)?$/;
+const CMAKE_STEP = /^(\[\s*\d+%\] (Building|Linking) \S|Scanning dependencies of target \S|\[\d+\/\d+\] \S)/;
+const QUIET_STEP = /^ {2}(CC|CCLD|CXX|CXXLD|AR|RANLIB|GEN|YACC|LEX|LD|AS|CPPAS|SOLINK|SOLINK_MODULE|LINK|COPY|TOUCH|ACTION|RULE|OBJC|OBJCXX)(\(target\)|\(host\))? +\S/;
+const GYP_INFO = /^gyp info (?!ok\s*$)\S/;
+/** A line make echoed that a trailing `\` continues onto the next line. */
+const CONTINUED = /\\$/;
+
+function ccRecogniser(): Recogniser {
+  // Inside an echoed command that a trailing `\` continues onto the next line.
+  let continued = false;
+  const open = (h: Hit, p: string): Hit => {
+    continued = CONTINUED.test(p);
+    return h;
+  };
+  return {
+    see: (_l, p) => {
+      if (continued) return open(CONTINUATION, p);
+      if (COMPILE_LINE.test(p) || DEPBASE.test(p)) return open(COMPILE, p);
+      if (RECIPE_HEAD.test(p)) return open(RECIPE, p);
+      if (HOUSEKEEPING.test(p)) return RECIPE;
+      if (MAKE_DIR.test(p) || SUB_MAKE_IDLE.test(p)) return DIRECTORY;
+      if (CMAKE_PROBE.test(p) || AUTOCONF_PROBE.test(p)) return PROBE;
+      if (CMAKE_STEP.test(p) || QUIET_STEP.test(p)) return STEP;
+      if (GYP_INFO.test(p)) return GYP;
+      return null;
+    },
+  };
+}
 
 export const CC_FAMILY: Family = {
   name: 'cc',
-  detect: (p) => MAKE_DIR.test(p) || CMAKE_STEP.test(p) || /^-- (Configuring done|Build files have been written)/.test(p),
-  recogniser: () => ({
-    see: (_l, p) =>
-      COMPILE_LINE.test(p) ? COMPILE : MAKE_DIR.test(p) ? DIRECTORY : CMAKE_PROBE.test(p) ? PROBE : CMAKE_STEP.test(p) ? STEP : null,
-  }),
+  detect: (p) =>
+    MAKE_DIR.test(p) || CMAKE_STEP.test(p) || /^-- (Configuring done|Build files have been written)/.test(p) ||
+    /^checking for \S.*\.\.\. /.test(p) || /^gyp info it worked if it ends with ok/.test(p),
+  recogniser: ccRecogniser,
 };
 
-export const CC = familySpec(CC_FAMILY, 'build', ['make', 'gmake', 'cmake', 'ninja', 'gcc', 'g++', 'cc', 'c++', 'clang', 'clang++']);
+export const CC = familySpec(CC_FAMILY, 'build', ['make', 'gmake', 'cmake', 'ninja', 'gcc', 'g++', 'cc', 'c++', 'clang', 'clang++', 'configure', 'node-gyp']);

@@ -10,6 +10,18 @@ import { hideRecognised, programOf, subcommand, textOf } from './shared.js';
  * packages` / `Successfully installed` / `N newly installed` lines stay verbatim (they
  * match none of the patterns below).
  */
+/**
+ * dpkg's own progress lines, as apt-get prints them and as /var/log/apt/term.log records
+ * them: what is being unpacked and triggered (each package's `Setting up` outcome is not one).
+ */
+export const DPKG_PROGRESS: RegExp[] = [
+  /^Selecting previously unselected package \S+\.$/,
+  /^\(Reading database \.\.\.( \d+%| \d+ files and directories currently installed\.\))?$/,
+  /^Preparing to unpack \S+ \.\.\.$/,
+  /^Unpacking \S+ \(.*\)( over \(.*\))? \.\.\.$/,
+  /^Processing triggers for \S+ \(.*\) \.\.\.$/,
+];
+
 const PROGRESS: RegExp[] = [
   // npm (--loglevel http/verbose/silly) and the funding notice
   /^npm (http fetch (GET|POST|PUT|HEAD) [23]\d\d |timing |verb |verbose |sill |silly )/,
@@ -33,11 +45,7 @@ const PROGRESS: RegExp[] = [
   /^(Reading package lists|Building dependency tree|Reading state information)\.\.\.( Done)?$/,
   /^(Get|Hit|Ign):\d+ \S+/,
   /^Fetched [\d.,]+ [kMG]?B in [\dhms ]+ \([\d.,]+ [kMG]?B\/s\)$/,
-  /^Selecting previously unselected package \S+\.$/,
-  /^\(Reading database \.\.\.( \d+%| \d+ files and directories currently installed\.\))?$/,
-  /^Preparing to unpack \S+ \.\.\.$/,
-  /^Unpacking \S+ \(.*\)( over \(.*\))? \.\.\.$/,
-  /^Processing triggers for \S+ \(.*\) \.\.\.$/,
+  ...DPKG_PROGRESS,
   // needrestart after apt-get: the all-clear lines (anything it does restart stays)
   /^No (services|containers) need to be restarted\.$/,
   /^No user sessions are running outdated binaries\.$/,

@@ -2,6 +2,7 @@ import type { Item, Line, Marker, PipelineContext } from '../pipeline/types.js';
 import type { RunState } from '../pipeline/stage.js';
 import type { DistillerSpec } from './registry.js';
 import { lineDistiller, programOf, shareMatching, subcommand, textOf } from './shared.js';
+import { DPKG_PROGRESS } from './install.js';
 
 /*
  * Server and system logs (nginx, postgres, dpkg, syslog, npm debug logs, `journalctl`,
@@ -87,50 +88,83 @@ function isPinned(l: Line): boolean {
   return ACCESS_STATUS.test(t) || DPKG_ACTION.test(t) || !(TIMESTAMP.test(t) || NPM_DEBUG.test(t));
 }
 
+/**
+ * apt's term.log records what dpkg printed, without timestamps: its unpack and trigger
+ * progress lines (`Unpacking x (1.2) ...`) fold by kind, one kind per dpkg pattern, while
+ * `Setting up x`, `Removing x` and the `Log started/ended` lines stay where they were.
+ */
+function dpkgProgressKey(t: string): string | null {
+  for (let i = 0; i < DPKG_PROGRESS.length; i++) if (DPKG_PROGRESS[i].test(t)) return `\0dpkg${i}`;
+  return null;
+}
+
 const stampOf = (l: Line): string | null => {
   const m = TIMESTAMP.exec(textOf(l));
   return m ? m[0].replace(/^\[|\]$/g, '') : null;
 };
 
-function foldNote(hidden: Line[]): string {
-  const first = stampOf(hidden[0]);
-  const last = stampOf(hidden[hidden.length - 1]);
+/** A record and the untimestamped, indented lines that continue it. */
+interface Unit {
+  lines: Line[];
+  key: string | null;
+}
+
+/** `\tbuffer usage: …` under a postgres record, `\tat x.y(…)` under a Java one: part of the record above. */
+const INDENTED = /^[\t ]+\S/;
+const isContinuation = (l: Line): boolean => {
+  const t = textOf(l);
+  return INDENTED.test(t) && !TIMESTAMP.test(t) && !NPM_DEBUG.test(t);
+};
+
+function foldNote(hidden: Unit[]): string {
+  const first = stampOf(hidden[0].lines[0]);
+  const last = stampOf(hidden[hidden.length - 1].lines[0]);
   const range = first && last ? (first === last ? `, ${first}` : `, ${first} → ${last}`) : '';
-  return `${hidden.length} more lines like the one above${range}`;
+  let lines = 0;
+  for (const u of hidden) lines += u.lines.length;
+  const what = lines === hidden.length ? `${hidden.length} more lines like the one above` : `${hidden.length} more records like the one above (${lines} lines)`;
+  return `${what}${range}`;
 }
 
 /**
- * Folds one segment (the lines between two barriers) by template: a group's first line
- * stays where it was with one marker after it; pinned lines stay where they were.
+ * Folds one segment (the lines between two barriers) by template: a group's first record
+ * stays where it was with one marker after it; pinned lines stay where they were. A
+ * record's continuation lines go where it goes.
  */
 function foldSegment(seg: Line[], out: Item[]): void {
   if (seg.length <= MIN_HIDDEN) { for (const l of seg) out.push(l); return; }
-  const groups = new Map<string, Line[]>();
-  const keyOf: Array<string | null> = [];
+  const units: Unit[] = [];
   for (const l of seg) {
-    const k = isPinned(l) ? null : logTemplate(textOf(l));
-    keyOf.push(k);
-    if (k === null) continue;
-    const g = groups.get(k);
-    if (g) g.push(l);
-    else groups.set(k, [l]);
+    const cur = units[units.length - 1];
+    if (cur && isContinuation(l)) { cur.lines.push(l); continue; }
+    const t = textOf(l);
+    units.push({ lines: [l], key: dpkgProgressKey(t) ?? (isPinned(l) ? null : logTemplate(t)) });
+  }
+  const groups = new Map<string, Unit[]>();
+  for (const u of units) {
+    if (u.key === null) continue;
+    const g = groups.get(u.key);
+    if (g) g.push(u);
+    else groups.set(u.key, [u]);
   }
   const folded = new Set<string>();
   for (const [k, g] of groups) {
     if (g.length - 1 < MIN_HIDDEN) continue;
     let bytes = 0;
-    for (let i = 1; i < g.length; i++) bytes += Buffer.byteLength(g[i].raw ?? g[i].text) + g[i].eol.length;
+    for (let i = 1; i < g.length; i++) for (const l of g[i].lines) bytes += Buffer.byteLength(l.raw ?? l.text) + l.eol.length;
     if (bytes >= MIN_HIDDEN_BYTES) folded.add(k);
   }
   const seen = new Set<string>();
-  for (let i = 0; i < seg.length; i++) {
-    const k = keyOf[i];
-    if (k === null || !folded.has(k)) { out.push(seg[i]); continue; }
+  for (const u of units) {
+    const k = u.key;
+    if (k === null || !folded.has(k)) { for (const l of u.lines) out.push(l); continue; }
     if (seen.has(k)) continue;
     seen.add(k);
-    const g = groups.get(k)!;
-    out.push(g[0]);
-    const m: Marker = { kind: 'marker', note: foldNote(g.slice(1)), hidden: g.slice(1) };
+    const rest = groups.get(k)!.slice(1);
+    for (const l of u.lines) out.push(l);
+    const hidden: Line[] = [];
+    for (const r of rest) for (const l of r.lines) hidden.push(l);
+    const m: Marker = { kind: 'marker', note: foldNote(rest), hidden };
     out.push(m);
   }
 }

@@ -70,3 +70,25 @@ t.test('omni pipe without a command sniffs a server log and folds it', async (t)
   t.equal(r.distiller, 'logs');
   t.ok(r.outBytes < r.rawBytes * 0.3);
 });
+
+t.test("a postgres record's indented detail lines go where the record goes", async (t) => {
+  const { text, rawText, r, markers } = await distillCase('770-postgres-pgbench-log');
+  const severe = rawText.split('\n').filter((l) => /\b(ERROR|FATAL|PANIC|WARNING|STATEMENT|DETAIL|HINT):/.test(l));
+  t.ok(severe.length > 0);
+  for (const l of severe) t.ok(text.includes(l), l);
+  const lines = text.split('\n');
+  for (let i = 1; i < lines.length; i++) {
+    if (!lines[i].startsWith('\t')) continue;
+    t.notOk(markers.includes(lines[i - 1]), `detail line ${i} does not hang under a marker`);
+  }
+  t.ok(markers.some((m) => /more records like the one above \(\d+ lines\)/.test(m)), 'a fold of records with their detail lines says how many lines');
+  t.ok(r.outBytes < r.rawBytes * 0.2, `${r.outBytes} of ${r.rawBytes}`);
+});
+
+t.test("apt's term.log: dpkg's unpack lines fold, every Setting up line and every error stays", async (t) => {
+  const { text, rawText, r } = await distillCase('767-apt-term-log');
+  t.equal(r.distiller, 'logs');
+  for (const l of rawText.split('\n')) if (/^(Setting up |Removing |Log (started|ended))|error|Errors/.test(l)) t.ok(text.includes(l), l);
+  const unpacking = (s: string) => s.split('\n').filter((l) => /^Unpacking /.test(l)).length;
+  t.ok(unpacking(text) * 3 < unpacking(rawText), `${unpacking(text)} of ${unpacking(rawText)} Unpacking lines shown`);
+});
