@@ -5,10 +5,12 @@
 import type { HostInstaller } from './adapter.js';
 import { claudeInstaller } from './claude-install.js';
 import { cursorInstaller } from './cursor-install.js';
+import { codexInstaller } from './codex-install.js';
 import { geminiInstaller } from './gemini-install.js';
 
 export const INSTALLERS: readonly HostInstaller[] = [
   claudeInstaller,
+  codexInstaller,
   geminiInstaller,
   cursorInstaller,
 ];

@@ -338,11 +338,11 @@ t.test('reading trust state from config.toml', async (t) => {
 t.test('status: wiring, trust and problems, on real files', async (t) => {
   const { env, proj } = tmpEnv();
   const opts = { scope: 'user' as const, cwd: proj, bin: BIN, nodePath: '/usr/bin/node', preHook: true, env };
-  const before = codexInstaller.status({ cwd: proj, env, bin: BIN, scope: 'user' });
+  const before = await codexInstaller.status({ cwd: proj, env, bin: BIN, scope: 'user' });
   t.equal(before.wired, false);
   t.ok(before.problems.some((p) => /not wired/.test(p.what)));
   codexInstaller.install(opts);
-  const untrusted = codexInstaller.status({ cwd: proj, env, bin: BIN, scope: 'user' });
+  const untrusted = await codexInstaller.status({ cwd: proj, env, bin: BIN, scope: 'user' });
   t.equal(untrusted.wired, true);
   t.equal(untrusted.tier, 'full');
   t.ok(untrusted.problems.some((p) => p.status === 'fail' && /does not trust/.test(p.what) && /\/hooks/.test(p.fix)), 'untrusted hooks are a failure with the fix');
@@ -351,17 +351,17 @@ t.test('status: wiring, trust and problems, on real files', async (t) => {
   const file = hooksPath('user', proj, env);
   const mine = omniHooksWithKeys(file, JSON.parse(readFileSync(file, 'utf8')));
   writeFileSync(userConfigPath(env), mine.map((h) => `[hooks.state."${h.key}"]\ntrusted_hash = "${h.hash}"\n`).join('\n'));
-  const trusted = codexInstaller.status({ cwd: proj, env, bin: BIN, scope: 'user' });
+  const trusted = await codexInstaller.status({ cwd: proj, env, bin: BIN, scope: 'user' });
   t.notOk(trusted.problems.some((p) => /trust/.test(p.what)), 'trusted: no trust problem');
   t.match(trusted.note, /replaces a successful command's output/);
   writeFileSync(userConfigPath(env), readFileSync(userConfigPath(env), 'utf8') + '\n[features]\nhooks = false\n');
-  t.ok(codexInstaller.status({ cwd: proj, env, bin: BIN, scope: 'user' }).problems.some((p) => /switched off/.test(p.what)));
-  t.ok(codexInstaller.status({ cwd: proj, env, bin: '/elsewhere/omni.cjs', scope: 'user' }).problems.some((p) => /another omni/.test(p.what)));
+  t.ok((await codexInstaller.status({ cwd: proj, env, bin: BIN, scope: 'user' })).problems.some((p) => /switched off/.test(p.what)));
+  t.ok((await codexInstaller.status({ cwd: proj, env, bin: '/elsewhere/omni.cjs', scope: 'user' })).problems.some((p) => /another omni/.test(p.what)));
 });
 
-t.test('detect: the real pinned CLI and its version', async (t) => {
-  const bin = join(REPO, 'node_modules', '.bin', 'codex');
-  if (!existsSync(bin)) return t.skip('@openai/codex is not installed');
+const CODEX = join(REPO, 'node_modules', '.bin', 'codex');
+t.test('detect: the real pinned CLI and its version', { skip: existsSync(CODEX) ? false : '@openai/codex is not installed' }, async (t) => {
+  const bin = CODEX;
   const d = codexInstaller.detect({ OMNI_CODEX_BIN: bin, PATH: process.env.PATH, HOME: work });
   t.equal(d.detected, true);
   t.equal(d.version, '0.171.0');
