@@ -12,8 +12,8 @@ import { familySpec, type Family, type Hit, type Recogniser } from './runner.js'
  * - `make[1]: Entering/Leaving directory`, a sub-make's `Nothing to be done for 'all'.`;
  * - cmake's configure probes (`-- Detecting …`, `-- Check for working …`, `-- Looking for …`,
  *   `-- Performing Test …`), autoconf's `checking for x... yes`, and per-object progress
- *   (`[ 16%] Building C object …`, `Linking …`, `Scanning dependencies …`, every ninja
- *   `[3/9] …` status line);
+ *   (`[ 16%] Building C object …`, `Linking …`, `Scanning dependencies …`, ninja's
+ *   `[3/9] Building …` status lines with a known step verb);
  * - node-gyp's `gyp info` log lines (except its `gyp info ok` verdict).
  * Diagnostics with their `file:line:col`, code excerpts and carets, `In function` context,
  * link and archive commands, `Built target`, cmake's `Configuring done`/`Build files have
@@ -25,6 +25,7 @@ const RECIPE: Hit = { noun: 'recipe echoes' };
 /** A line a `\` continued an echoed command onto: hidden with it, not counted again. */
 const CONTINUATION: Hit = { noun: '' };
 const DIRECTORY: Hit = { noun: 'make directory lines' };
+const IDLE: Hit = { noun: 'idle sub-make lines' };
 const PROBE: Hit = { noun: 'configure checks' };
 const STEP: Hit = { noun: 'build steps' };
 const GYP: Hit = { noun: 'gyp info lines' };
@@ -40,7 +41,8 @@ const MAKE_DIR = /^g?make(\[\d+\])?: (Entering|Leaving) directory /;
 const SUB_MAKE_IDLE = /^g?make\[\d+\]: Nothing to be done for '[^']+'\.$/;
 const CMAKE_PROBE = /^-- (Detecting \S|Check for working |Looking for \S|Performing Test \S|Check if \S|Checking whether \S|Check size of \S)/;
 const AUTOCONF_PROBE = /^checking .+\.\.\.( .*)?$/;
-const CMAKE_STEP = /^(\[\s*\d+%\] (Building|Linking) \S|Scanning dependencies of target \S|\[\d+\/\d+\] \S)/;
+/** Per-object progress; ninja's `[n/m]` status lines with the verbs cmake, meson and gn describe steps with. */
+const CMAKE_STEP = /^(\[\s*\d+%\] (Building|Linking) \S|Scanning dependencies of target \S|\[\d+\/\d+\] (Building|Linking|Creating library symlink|Generating|Compiling|Copying|Installing|Running|Re-running|Re-checking|Automatic MOC|Automatic RCC|Stamping|ACTION|CC|CXX|LINK|SOLINK|STAMP|AR|CXX_MODULE) \S)/;
 const QUIET_STEP = /^ {2}(CC|CCLD|CXX|CXXLD|AR|RANLIB|GEN|YACC|LEX|LD|AS|CPPAS|SOLINK|SOLINK_MODULE|LINK|COPY|TOUCH|ACTION|RULE|OBJC|OBJCXX)(\(target\)|\(host\))? +\S/;
 const GYP_INFO = /^gyp info (?!ok\s*$)\S/;
 /** A line make echoed that a trailing `\` continues onto the next line. */
@@ -59,7 +61,8 @@ function ccRecogniser(): Recogniser {
       if (COMPILE_LINE.test(p) || DEPBASE.test(p)) return open(COMPILE, p);
       if (RECIPE_HEAD.test(p)) return open(RECIPE, p);
       if (HOUSEKEEPING.test(p)) return RECIPE;
-      if (MAKE_DIR.test(p) || SUB_MAKE_IDLE.test(p)) return DIRECTORY;
+      if (MAKE_DIR.test(p)) return DIRECTORY;
+      if (SUB_MAKE_IDLE.test(p)) return IDLE;
       if (CMAKE_PROBE.test(p) || AUTOCONF_PROBE.test(p)) return PROBE;
       if (CMAKE_STEP.test(p) || QUIET_STEP.test(p)) return STEP;
       if (GYP_INFO.test(p)) return GYP;

@@ -69,10 +69,16 @@ export function logTemplate(text: string): string {
 /** postgres prints an error's context on lines of their own: they belong to the error. */
 const PG_CONTEXT = /\] (DETAIL|HINT|STATEMENT|CONTEXT|QUERY|LOCATION):  /;
 
-/** A line that stays verbatim and ends every fold: a severity word, a failure, a signal, an error's context. */
+/**
+ * apt's term.log opens and closes each apt run with these: a fold must not carry one run's
+ * untimestamped lines into another's (its marker could not show a time range to tell).
+ */
+const SESSION_EDGE = /^Log (started|ended): \d{4}-\d{2}-\d{2} /;
+
+/** A line that stays verbatim and ends every fold: a severity word, a failure, a signal, an error's context, a session edge. */
 function isBarrier(l: Line): boolean {
   const t = textOf(l);
-  return l.tier === 'failure' || l.tier === 'signal' || SEVERE.test(t) || PG_CONTEXT.test(t);
+  return l.tier === 'failure' || l.tier === 'signal' || SEVERE.test(t) || PG_CONTEXT.test(t) || SESSION_EDGE.test(t);
 }
 
 /** npm's debug log: `<seq> <level> …` lines carry no timestamp. */

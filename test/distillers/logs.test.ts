@@ -91,4 +91,10 @@ t.test("apt's term.log: dpkg's unpack lines fold, every Setting up line and ever
   for (const l of rawText.split('\n')) if (/^(Setting up |Removing |Log (started|ended))|error|Errors/.test(l)) t.ok(text.includes(l), l);
   const unpacking = (s: string) => s.split('\n').filter((l) => /^Unpacking /.test(l)).length;
   t.ok(unpacking(text) * 3 < unpacking(rawText), `${unpacking(text)} of ${unpacking(rawText)} Unpacking lines shown`);
+  // Folds stay inside one apt run: every run that unpacked something still shows an Unpacking line.
+  const runs = (s: string) => s.split(/^Log started: /m).slice(1).map((r) => r.split('\n')[0] + ':' + unpacking(r));
+  const before = runs(rawText);
+  const after = runs(text);
+  t.equal(after.length, before.length, 'every run is there');
+  for (let i = 0; i < before.length; i++) t.equal(/:0$/.test(after[i]), /:0$/.test(before[i]), `run ${before[i]}`);
 });
