@@ -52,3 +52,5 @@ for (const name of subcommands) {
   if (!existsSync(`lib/cli/${name}.ts`)) continue;
   await build({ ...common, entryPoints: [`lib/cli/${name}.ts`], outfile: `dist/omni-${name}.cjs` });
 }
+// The Pi extension, loaded in-process by Pi (scripts/build-pi.mjs).
+await import('./build-pi.mjs');

@@ -14,6 +14,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { PipelineContext } from '../pipeline/types.js';
 import { logDiagnostic } from './diagnostics.js';
+import type { AfterDistil, Distilled } from './distil-text.js';
 import { isObject, type HookInput, type HookKind, type HostAdapter, type JsonObject, type PostReadInput, type PostShellInput, type PreToolInput } from '../hosts/adapter.js';
 import { hostFor } from '../hosts/registry.js';
 import { hasPassthroughPrefix, isOmniOwnCommand, omniExecOriginal } from '../hosts/omni-command.js';
@@ -110,41 +111,11 @@ function ctxFor(input: HookInput, command: string, tool: string): PipelineContex
 // (lines this reader was already shown fold). A store that cannot open means: nothing is
 // archived, so nothing is removed, and no ledger; the hook still answers (fail open).
 
-interface Distilled {
-  output: string;
-  changed: boolean;
-}
-
-/** Store work to do on the store the distillation opened (one open per hook call). */
-type AfterDistil = (store: import('../store/open.js').Store, memory: typeof import('../store/memory.js')) => void;
-
 async function distil(ctx: PipelineContext, text: string, env: NodeJS.ProcessEnv, after?: AfterDistil): Promise<Distilled> {
-  const [{ distillBuffer }, { LazyStore }, { RunBook }] = await Promise.all([import('../pipeline/run.js'), import('./store-access.js'), import('./run-record.js')]);
+  const [{ distilText }, { LazyStore }] = await Promise.all([import('./distil-text.js'), import('./store-access.js')]);
   const store = new LazyStore(env.OMNI_HOME || undefined);
   try {
-    ctx.archive = store.archive();
-    // The same ledger and run record as exec and pipe (lib/doors/run-record.ts).
-    const book = new RunBook(ctx, store);
-    book.attachLedger(env);
-    const input = Buffer.from(text, 'utf8');
-    let res = await distillBuffer(ctx, input);
-    if (book.ledgerAttached && res.verbatim?.startsWith('internal error')) {
-      // A broken ledger must not cost the distillation: log it, run once more without it.
-      logDiagnostic('hook', `ledger stage failed (${res.verbatim}); distilled without the ledger`, env);
-      book.detachLedger();
-      res = await distillBuffer(ctx, input);
-    }
-    if (env.OMNI_HOOK_TRACE) logDiagnostic('hook', `distil ${ctx.tool} ${res.rawBytes} B -> ${res.outBytes} B (${res.distiller}${res.verbatim ? `, verbatim: ${res.verbatim}` : ''}${book.ledgerAttached ? ', ledger' : ''})`, env);
-    book.record({ raw: input, delivered: res.output, bytesIn: res.rawBytes, bytesOut: res.outBytes, distiller: res.distiller, rawHandle: res.rawHandle, applied: res.changed });
-    if (after) {
-      try {
-        const s = store.get();
-        if (s) after(s, await import('../store/memory.js'));
-      } catch (err) {
-        logDiagnostic('hook', `session memory: ${(err as Error).message}`, env);
-      }
-    }
-    return { output: res.output.toString('utf8'), changed: res.changed };
+    return await distilText(ctx, text, env, store, after, (what) => logDiagnostic('hook', what, env));
   } finally {
     store.close();
   }

@@ -15,7 +15,8 @@ export function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export type HostId = 'claude' | 'codex' | 'gemini' | 'cursor';
+/** `pi` has an installer only: omni runs inside Pi as an extension, not behind hook payloads. */
+export type HostId = 'claude' | 'codex' | 'gemini' | 'cursor' | 'pi';
 
 /**
  * What the user gets from a host, shown by `omni doctor`:

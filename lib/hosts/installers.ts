@@ -7,10 +7,12 @@ import { claudeInstaller } from './claude-install.js';
 import { cursorInstaller } from './cursor-install.js';
 import { codexInstaller } from './codex-install.js';
 import { geminiInstaller } from './gemini-install.js';
+import { piInstaller } from './pi-install.js';
 
 export const INSTALLERS: readonly HostInstaller[] = [
   claudeInstaller,
   codexInstaller,
   geminiInstaller,
+  piInstaller,
   cursorInstaller,
 ];

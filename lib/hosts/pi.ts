@@ -24,6 +24,7 @@ import type { PipelineContext } from '../pipeline/types.js';
 import type { LazyStore } from '../doors/store-access.js';
 import type { Store } from '../store/open.js';
 import { hasPassthroughPrefix, isOmniOwnCommand } from './omni-command.js';
+import { distilText } from '../doors/distil-text.js';
 
 // ---------------------------------------------------------------------------------------------
 // Pure helpers: what Pi handed over, and what goes back.
@@ -272,43 +273,6 @@ async function readFullOutput(path: string): Promise<string | null> {
   } catch {
     return null;
   }
-}
-
-/**
- * The hook door's distillation (lib/doors/hook.ts `distil`) over a store the caller keeps open.
- * TODO: switch to the hook door's exported distillation once it takes a caller-owned store
- * (proposed: `distilText(ctx, text, env, { store, after })` in lib/doors/hook.ts).
- */
-export async function distilText(
-  ctx: PipelineContext,
-  text: string,
-  env: NodeJS.ProcessEnv,
-  store: LazyStore,
-  after?: (store: Store, memory: typeof import('../store/memory.js')) => void,
-  log: Log = () => undefined,
-): Promise<{ output: string; changed: boolean }> {
-  const [{ distillBuffer }, { RunBook }] = await Promise.all([import('../pipeline/run.js'), import('../doors/run-record.js')]);
-  ctx.archive = store.archive();
-  const book = new RunBook(ctx, store);
-  book.attachLedger(env);
-  const input = Buffer.from(text, 'utf8');
-  let res = await distillBuffer(ctx, input);
-  if (book.ledgerAttached && res.verbatim?.startsWith('internal error')) {
-    // A broken ledger must not cost the distillation: run once more without it.
-    log(`ledger stage failed (${res.verbatim}); distilled without the ledger`);
-    book.detachLedger();
-    res = await distillBuffer(ctx, input);
-  }
-  book.record({ raw: input, delivered: res.output, bytesIn: res.rawBytes, bytesOut: res.outBytes, distiller: res.distiller, rawHandle: res.rawHandle, applied: res.changed });
-  if (after) {
-    try {
-      const s = store.get();
-      if (s) after(s, await import('../store/memory.js'));
-    } catch (err) {
-      log(err);
-    }
-  }
-  return { output: res.output.toString('utf8'), changed: res.changed };
 }
 
 // ---------------------------------------------------------------------------------------------

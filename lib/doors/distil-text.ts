@@ -1,0 +1,49 @@
+/**
+ * Distilling one buffered text over a store the caller holds: the hook door (one store per hook
+ * call) and the in-process Pi extension (one store per Pi session) both come through here, so
+ * both get the same pipeline, archive, ledger and run record as exec and pipe.
+ */
+import type { PipelineContext } from '../pipeline/types.js';
+import type { Store } from '../store/open.js';
+import type { LazyStore } from './store-access.js';
+
+export interface Distilled {
+  output: string;
+  changed: boolean;
+}
+
+/** Store work to do on the store the distillation used (session memory). */
+export type AfterDistil = (store: Store, memory: typeof import('../store/memory.js')) => void;
+
+export async function distilText(
+  ctx: PipelineContext,
+  text: string,
+  env: NodeJS.ProcessEnv,
+  store: LazyStore,
+  after: AfterDistil | undefined,
+  log: (what: string) => void,
+): Promise<Distilled> {
+  const [{ distillBuffer }, { RunBook }] = await Promise.all([import('../pipeline/run.js'), import('./run-record.js')]);
+  ctx.archive = store.archive();
+  const book = new RunBook(ctx, store);
+  book.attachLedger(env);
+  const input = Buffer.from(text, 'utf8');
+  let res = await distillBuffer(ctx, input);
+  if (book.ledgerAttached && res.verbatim?.startsWith('internal error')) {
+    // A broken ledger must not cost the distillation: log it, run once more without it.
+    log(`ledger stage failed (${res.verbatim}); distilled without the ledger`);
+    book.detachLedger();
+    res = await distillBuffer(ctx, input);
+  }
+  if (env.OMNI_HOOK_TRACE) log(`distil ${ctx.tool} ${res.rawBytes} B -> ${res.outBytes} B (${res.distiller}${res.verbatim ? `, verbatim: ${res.verbatim}` : ''}${book.ledgerAttached ? ', ledger' : ''})`);
+  book.record({ raw: input, delivered: res.output, bytesIn: res.rawBytes, bytesOut: res.outBytes, distiller: res.distiller, rawHandle: res.rawHandle, applied: res.changed });
+  if (after) {
+    try {
+      const s = store.get();
+      if (s) after(s, await import('../store/memory.js'));
+    } catch (err) {
+      log(`session memory: ${(err as Error).message}`);
+    }
+  }
+  return { output: res.output.toString('utf8'), changed: res.changed };
+}
