@@ -1,17 +1,17 @@
 /**
  * Runs the REAL Codex CLI (`codex exec`, headless) against the loopback Responses stand-in
  * (./codex-standin.ts), in a fresh temporary HOME and CODEX_HOME, with omni's hooks installed
- * by omni's own Codex installer, an observer hook, or no hooks (the baseline).
+ * by the real `omni init --codex`, an observer hook, or no hooks (the baseline).
  *
  * Clean environment (`env -i` equivalent), bounded by a timeout. Only what this harness started
  * is ever killed: the CLI's own process group, by the PID we spawned.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { codexInstaller, eventKey, hooksPath, omniHooksWithKeys, trustHash, userConfigPath } from '../../lib/hosts/codex-install.js';
+import { eventKey, hooksPath, omniHooksWithKeys, trustHash, userConfigPath } from '../../lib/hosts/codex-install.js';
 import { readSettings } from '../../lib/hosts/hook-config.js';
 import { outputFor, startCodexStandin, type CodexRequest, type CodexStep } from './codex-standin.js';
 
@@ -44,7 +44,7 @@ export interface ObserverHooks {
 
 export interface CodexRunOptions {
   script: CodexStep[];
-  /** omni (installed by codexInstaller), an observer, or nothing. */
+  /** omni (installed by `omni init --codex`), an observer, or nothing. */
   hooks: 'omni' | 'none' | ObserverHooks;
   /** `config`: trust written into config.toml as /hooks would; `bypass`: --dangerously-bypass-hook-trust; `none`. */
   trust?: 'config' | 'bypass' | 'none';
@@ -56,6 +56,8 @@ export interface CodexRunOptions {
   timeoutMs?: number;
   tag?: string;
   keep?: boolean;
+  /** A later session on the same machine: the earlier run's HOME, CODEX_HOME, project and omni store. */
+  after?: CodexRunResult;
 }
 
 export interface CodexRunResult {
@@ -90,23 +92,23 @@ function parseJsonl(text: string): any[] {
     });
 }
 
-function findRollout(codexHome: string): string | null {
-  const walk = (d: string): string | null => {
+/** The latest session's rollout file (names sort by start time). */
+function newestRollout(codexHome: string): string | null {
+  const found: string[] = [];
+  const walk = (d: string) => {
     let entries: string[] = [];
     try {
       entries = readdirSync(d);
     } catch {
-      return null;
+      return;
     }
     for (const e of entries) {
-      const p = join(d, e);
-      if (e.startsWith('rollout-') && e.endsWith('.jsonl')) return p;
-      const sub = walk(p);
-      if (sub) return sub;
+      if (e.startsWith('rollout-') && e.endsWith('.jsonl')) found.push(join(d, e));
+      else walk(join(d, e));
     }
-    return null;
   };
-  return walk(join(codexHome, 'sessions'));
+  walk(join(codexHome, 'sessions'));
+  return found.sort((a, b) => (a.split('/').pop()! < b.split('/').pop()! ? -1 : 1)).at(-1) ?? null;
 }
 
 /** Mark every hook in `file` trusted in the user config.toml, the way Codex's /hooks does. */
@@ -128,7 +130,7 @@ export function trustAll(file: string, env: NodeJS.ProcessEnv): number {
 }
 
 export async function runCodex(opts: CodexRunOptions): Promise<CodexRunResult> {
-  const dir = mkdtempSync(join(tmpdir(), 'omni-codex-'));
+  const dir = opts.after ? opts.after.dir : mkdtempSync(join(tmpdir(), 'omni-codex-'));
   const home = join(dir, 'home');
   const codexHome = join(dir, 'codex-home');
   const proj = join(dir, 'proj');
@@ -154,9 +156,7 @@ export async function runCodex(opts: CodexRunOptions): Promise<CodexRunResult> {
   };
   // A custom provider: the stand-in speaks the Responses API on loopback; no retries, so a
   // broken stand-in fails fast instead of backing off.
-  writeFileSync(
-    userConfigPath(baseEnv),
-    [
+  const configText = [
       'model = "gpt-5.1-codex"',
       'model_provider = "standin"',
       '',
@@ -168,15 +168,23 @@ export async function runCodex(opts: CodexRunOptions): Promise<CodexRunResult> {
       'request_max_retries = 0',
       'stream_max_retries = 0',
       '',
-    ].join('\n'),
-  );
+    ].join('\n');
+  if (opts.after) {
+    // Same config (trust entries included); only the stand-in's port is new.
+    const old = readFileSync(userConfigPath(baseEnv), 'utf8');
+    writeFileSync(userConfigPath(baseEnv), old.replace(/^base_url = ".*"$/m, `base_url = "${standin.baseUrl}"`));
+  } else writeFileSync(userConfigPath(baseEnv), configText);
 
   const installNotes: string[] = [];
   const hooksFile = hooksPath('user', proj, baseEnv);
-  if (opts.hooks === 'omni') {
-    const r = codexInstaller.install({ scope: 'user', cwd: proj, bin: omniBin(), nodePath: process.execPath, preHook: opts.preHook ?? true, env: baseEnv });
-    installNotes.push(...r.notes);
-    if (omniHooksWithKeys(hooksFile, readSettings(hooksFile).json).length === 0) throw new Error('codexInstaller wrote no omni hooks');
+  if (opts.after) {
+    /* installed and trusted by the earlier run */
+  } else if (opts.hooks === 'omni') {
+    // Install omni exactly as a user would: the real `omni init --codex`, against this HOME.
+    const r = spawnSync(process.execPath, [omniBin(), 'init', '--codex', ...(opts.preHook === false ? ['--no-pre-hook'] : [])], { cwd: proj, env: baseEnv, encoding: 'utf8', timeout: 30_000 });
+    installNotes.push(`${r.stdout}${r.stderr}`);
+    if (r.status !== 0) throw new Error(`omni init --codex failed (${r.status}): ${r.stdout}${r.stderr}`);
+    if (omniHooksWithKeys(hooksFile, readSettings(hooksFile).json).length === 0) throw new Error('omni init --codex wrote no omni hooks');
   } else if (opts.hooks !== 'none') {
     const hooks: Record<string, unknown[]> = {};
     for (const e of opts.hooks.events) {
@@ -185,7 +193,7 @@ export async function runCodex(opts: CodexRunOptions): Promise<CodexRunResult> {
     writeFileSync(hooksFile, JSON.stringify({ hooks }, null, 2));
   }
   const trust = opts.trust ?? 'config';
-  if (opts.hooks !== 'none' && trust === 'config') trustAll(hooksFile, baseEnv);
+  if (opts.hooks !== 'none' && trust === 'config' && !opts.after) trustAll(hooksFile, baseEnv);
 
   const env = { ...baseEnv, ...(opts.env ?? {}) };
   const args = ['exec', '--skip-git-repo-check', '--json', ...MODE_ARGS[opts.mode ?? 'bypass']];
@@ -238,7 +246,7 @@ export async function runCodex(opts: CodexRunOptions): Promise<CodexRunResult> {
     outputs,
     callIds,
     installNotes,
-    rollout: findRollout(codexHome),
+    rollout: newestRollout(codexHome),
     omniLog,
     cleanup: () => {
       if (!opts.keep && !process.env.OMNI_TEST_KEEP) rmSync(dir, { recursive: true, force: true });
