@@ -368,3 +368,42 @@ t.test('detect: the real pinned CLI and its version', { skip: existsSync(CODEX) 
   t.same(codexInstaller.detect({ PATH: '/nonexistent', HOME: join(work, 'nohome'), CODEX_HOME: join(work, 'nocodex') }), { detected: false });
   t.equal(codexInstaller.detect({ OMNI_CODEX_BIN: join(work, 'missing'), PATH: '/nonexistent', HOME: work, CODEX_HOME: join(work, 'nocodex') }).detected, false);
 });
+
+// ---------------------------------------------------------------------------------------------
+// Through the hook door, with a real store: what `omni --post-hook` / `--pre-hook` print for
+// Codex's captured payloads.
+
+t.test('the hook door answers Codex payloads in Codex shape (real store)', async (t) => {
+  const { runHook } = await import('../../lib/doors/hook.js');
+  const env: NodeJS.ProcessEnv = { HOME: join(work, 'door-home'), OMNI_HOME: mkdtempSync(join(work, 'door-omni-')), PATH: process.env.PATH, OMNI_BIN: '/opt/omni/dist/omni.cjs' };
+  const hook = (flag: string, p: JsonObject) => runHook(flag, Buffer.from(JSON.stringify(p)), env);
+
+  const noisy = Array.from({ length: 300 }, (_, i) => `Downloading https://registry.example.org/package-${i % 3}.tgz 50%`).join('\n') + '\nadded 300 packages in 3s\n';
+  const ok = { ...withRollout('PostToolUse.Bash.seq-1-300', 'rollout.bypass'), tool_response: noisy };
+  const reply = JSON.parse(await hook('post-hook', ok));
+  t.same(Object.keys(reply).sort(), ['decision', 'reason']);
+  t.equal(reply.decision, 'block');
+  t.match(reply.reason, /^Process exited with code 0\nOutput:\n/);
+  t.ok(reply.reason.length < noisy.length / 4, `${noisy.length} B -> ${reply.reason.length} B`);
+  t.match(reply.reason, /omni retrieve [0-9a-f]{16}/);
+  t.ok(reply.reason.trimEnd().endsWith('added 300 packages in 3s'));
+
+  const failed = { ...withRollout('PostToolUse.Bash.ls-nonexistent', 'rollout.bypass'), tool_response: noisy };
+  t.equal(await hook('post-hook', failed), '', 'exit 2 (from the rollout): no reply, the output stays verbatim');
+  const unknown = { ...fx('PostToolUse.Bash.ephemeral'), tool_response: noisy };
+  t.equal(await hook('post-hook', unknown), '', 'exit unknown: no reply');
+
+  const pre = { ...withRollout('PreToolUse.Bash.seq-1-300', 'rollout.bypass'), tool_input: { command: 'npm test' } };
+  const pr = JSON.parse(await hook('pre-hook', pre));
+  t.equal(pr.hookSpecificOutput.permissionDecision, 'allow');
+  t.match(pr.hookSpecificOutput.updatedInput.command, /^OMNI_SESSION_ID=\S+ OMNI_AGENT_ID=main \S+ \/opt\/omni\/dist\/omni\.cjs exec 'npm test'$/);
+  const preRo = { ...withRollout('PreToolUse.Bash.read-only', 'rollout.read-only'), tool_input: { command: 'npm test' } };
+  t.equal(await hook('pre-hook', preRo), '', 'read-only sandbox: no rewrite');
+  const preAfm = { ...withRollout('PreToolUse.Bash.approve-for-me', 'rollout.approve-for-me'), tool_input: { command: 'npm test' } };
+  t.equal(await hook('pre-hook', preAfm), '', 'on-request approvals: no rewrite');
+
+  t.equal(await hook('post-hook', fx('SessionStart.startup')), '', 'a SessionStart payload on --post-hook: no reply');
+  const start = await hook('session-start', fx('SessionStart.startup'));
+  if (start !== '') t.same(Object.keys(JSON.parse(start).hookSpecificOutput).sort(), ['additionalContext', 'hookEventName']);
+  t.equal(await hook('session-end', fx('SessionEnd.other')), '');
+});
