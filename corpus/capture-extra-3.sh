@@ -157,6 +157,55 @@ cases_vite() {
   keep_re '(?i)warning|error' '^✓ built in' '^dist/'
 }
 
+# ---------------------------------------------------------------- webpack, code-split
+# A small storefront: an entry that lazy-loads one module per page (each using a few
+# lodash-es and date-fns functions and shared helpers), built with webpack 5 and its
+# filesystem cache, first from scratch, then again with nothing changed.
+cases_webpack() {
+  local w=$T/webpack
+  if [[ ! -f $w/.done ]]; then
+    rm -rf "$w"; mkdir -p "$w/src/pages" "$w/src/lib"
+    printf '{ "name": "shop-frontend", "version": "1.0.0", "private": true }\n' > "$w/package.json"
+    run "$w" 'npm install --no-audit --no-fund webpack@5 webpack-cli@6 lodash-es date-fns@3 >/dev/null 2>&1' || return 0
+    cat > "$w/webpack.config.js" <<'EOF2'
+const path = require('path');
+module.exports = {
+  entry: './src/index.js',
+  output: { path: path.resolve(__dirname, 'dist'), filename: '[name].[contenthash:8].js', clean: true },
+  cache: { type: 'filesystem' },
+};
+EOF2
+    printf 'export const money = (n) => `$${n.toFixed(2)}`;\nexport const el = (tag, text) => { const e = document.createElement(tag); e.textContent = text; return e; };\n' > "$w/src/lib/dom.js"
+    printf 'import { debounce } from "lodash-es";\nexport const track = debounce((name) => console.log("view", name), 200);\n' > "$w/src/lib/track.js"
+    local pages=(home catalog product cart checkout account orders wishlist search help about contact) i=0 p
+    local fns=("chunk" "groupBy" "sortBy" "uniqBy" "debounce" "throttle" "merge" "pick" "omit" "zip" "flatten" "partition")
+    local dfs=("format" "addDays" "differenceInDays" "isWeekend" "startOfWeek" "parseISO" "formatDistance" "subMonths" "endOfMonth" "isBefore" "addHours" "eachDayOfInterval")
+    for p in "${pages[@]}"; do
+      cat > "$w/src/pages/$p.js" <<EOF2
+import { ${fns[$i]}, ${fns[$(((i + 5) % 12))]} } from 'lodash-es';
+import { ${dfs[$i]} } from 'date-fns';
+import { el, money } from '../lib/dom.js';
+import { track } from '../lib/track.js';
+export default function render(root) {
+  track('$p');
+  root.append(el('h1', '$p'), el('p', money($((i * 7 + 3)))));
+  return { ${fns[$i]}, ${fns[$(((i + 5) % 12))]}, ${dfs[$i]} };
+}
+EOF2
+      i=$((i + 1))
+    done
+    { echo 'const routes = {'; for p in "${pages[@]}"; do echo "  $p: () => import('./pages/$p.js'),"; done; echo '};'
+      echo 'const name = location.hash.slice(1) || "home";'
+      echo 'routes[name]().then((m) => m.default(document.body));'; } > "$w/src/index.js"
+    touch "$w/.done"
+  fi
+  run "$w" 'rm -rf dist node_modules/.cache'
+  capture 772-webpack-split-build build webpack "$w" 'npx webpack --mode production'
+  keep_re '(?i)warning|error' 'compiled' '^asset main\.'
+  capture 773-webpack-split-rebuild build webpack "$w" 'npx webpack --mode production'
+  keep_re '(?i)warning|error' 'compiled' '^asset main\.'
+}
+
 # ---------------------------------------------------------------- system logs
 cases_syslogs() {
   local d=$T
@@ -196,6 +245,7 @@ any_wanted() { local id; for id in $(ids_of "$1"); do want "$id" && return 0; do
 any_wanted '75[6-9]|76[0-4]' && cases_c
 any_wanted 765 && cases_gyp
 any_wanted 766 && cases_vite
+any_wanted '77[23]' && cases_webpack
 any_wanted '76[7-9]' && cases_syslogs
 any_wanted '77[01]' && cases_pg
 

@@ -3,7 +3,7 @@ import { familySpec, type Family, type Hit } from './runner.js';
 /*
  * JS bundlers (webpack, vite, esbuild, rollup): webpack's per-module lines
  * (`./src/x.js 1.2 KiB [built] [code generated]`, `orphan modules …`, `runtime modules …`,
- * `modules by path …`) and vite/rollup's phase lines (`transforming...`, `rendering
+ * `modules by path …`, the `+ 84 modules` line that counts the rest of a module group) and vite/rollup's phase lines (`transforming...`, `rendering
  * chunks...`, `computing gzip size...`) are recognised as progress. Asset lines, every
  * WARNING/ERROR block with its explanation, and the `compiled … in N ms` / `built in` /
  * `Done in` verdict stay.
@@ -11,7 +11,7 @@ import { familySpec, type Family, type Hit } from './runner.js';
 const MODULE: Hit = { noun: 'module lines' };
 const PHASE: Hit = { noun: 'progress lines' };
 
-const WEBPACK_MODULE = /^\s*((orphan|runtime|cacheable|javascript) modules|modules by (path|layer|type)) [\d.]+ (bytes|KiB|MiB)\b|^\s*\S.* [\d.]+ (bytes|KiB|MiB) \[(built|code generated|orphan|dependent)\]/;
+const WEBPACK_MODULE = /^\s*((orphan|runtime|cacheable|javascript|cached) modules |modules by (path|layer|type|mime type) (\S+ )?)[\d.]+ (bytes|KiB|MiB)\b|^\s*\S.* [\d.]+ (bytes|KiB|MiB) \[(built|code generated|orphan|dependent)\]|^\s+\+ \d+ modules?\s*$/;
 const VITE_PHASE = /^(transforming|rendering chunks|computing gzip size)(\.\.\.|…)\s*$|^✓ \d+ modules transformed\.\s*$/;
 
 export const BUNDLER_FAMILY: Family = {

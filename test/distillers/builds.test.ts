@@ -123,3 +123,11 @@ t.test('a line after an echoed command that does not end in `\\` is judged on it
   t.match(out, / {4}3 \| {3}int n; \\\n {6}\| {7}\^/, 'an excerpt ending in `\\` does not swallow the caret line');
   t.match(out, /^gcc -o tool a\.o b\.o$/m);
 });
+
+t.test("webpack's module tree folds (groups, `+ N modules` rest lines); assets, the asset rest line and the verdict stay", async (t) => {
+  const d = await pipe(corpusCase('webpack-split-build'));
+  t.equal(d.distiller, 'bundler');
+  t.equal(count(d.out, /modules by path|^\s+\+ \d+ modules?$|\[built\]/), 0, 'no module line left');
+  t.same(keptAll(d, /^\s*asset |^assets by |^\+ \d+ assets|compiled/), []);
+  t.equal(folded(d.markers, 'module lines'), count(d.input, /modules by path|^\s+\+ \d+ modules?$|\[built\]|^(orphan|runtime|cacheable) modules /));
+});
