@@ -79,7 +79,7 @@ export async function runPi(script: PiStep[], opts: PiRunOptions): Promise<PiRun
   const timer = setTimeout(() => {
     timedOut = true;
     child.kill('SIGKILL');
-  }, opts.timeoutMs ?? 60_000);
+  }, opts.timeoutMs ?? 120_000);
   const [code, signal] = await new Promise<[number | null, string | null]>((res) => child.on('close', (c, s) => res([c, s])));
   clearTimeout(timer);
   await standin.close();
