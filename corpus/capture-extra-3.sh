@@ -206,6 +206,47 @@ EOF2
   keep_re '(?i)warning|error' 'compiled' '^asset main\.'
 }
 
+# ---------------------------------------------------------------- flask dev server log
+# Debian's Flask on a loopback port: a browser-like mix of page, API and asset requests,
+# a few missing assets and one handler that raises (werkzeug logs the traceback).
+cases_flask() {
+  local f=$T/flask
+  if want 774; then
+    command -v flask >/dev/null || apt-get install -y -q python3-flask >/dev/null 2>&1
+    rm -rf "$f"; mkdir -p "$f"
+    cat > "$f/app.py" <<'EOF2'
+from flask import Flask, jsonify, request
+app = Flask(__name__)
+ORDERS = [{"id": i, "total": i * 3.5} for i in range(1, 40)]
+@app.get("/")
+def home():
+    return "<h1>shop</h1>"
+@app.get("/api/orders")
+def orders():
+    page = int(request.args.get("page", 1))
+    return jsonify(ORDERS[(page - 1) * 10: page * 10])
+@app.get("/api/orders/<int:oid>")
+def order(oid):
+    return jsonify(next(o for o in ORDERS if o["id"] == oid))
+@app.get("/health")
+def health():
+    return "ok"
+EOF2
+    (cd "$f" && { env -i "${RUN_ENV[@]}" /usr/bin/python3 -m flask --app app run --port 15080 > server.log 2>&1 & echo $! > server.pid; })
+    local i
+    for i in $(seq 1 50); do curl -s -o /dev/null 127.0.0.1:15080/ && break; sleep 0.2; done
+    for i in $(seq 1 30); do
+      curl -s -o /dev/null "127.0.0.1:15080/health"
+      curl -s -o /dev/null "127.0.0.1:15080/api/orders?page=$((i % 4 + 1))"
+      curl -s -o /dev/null "127.0.0.1:15080/api/orders/$((i * 7 % 50 + 1))"
+      [[ $((i % 6)) -eq 0 ]] && curl -s -o /dev/null "127.0.0.1:15080/static/app.$i.js"
+    done
+    kill "$(cat "$f/server.pid")" 2>/dev/null; sleep 0.5
+  fi
+  capture 774-flask-dev-server-log log flask "$f" 'cat server.log'
+  keep_re '(?i)error|warning|traceback|exception' '^  File ' '" [45]\d\d ' '^\w+Error: |^StopIteration'
+}
+
 # ---------------------------------------------------------------- system logs
 cases_syslogs() {
   local d=$T
@@ -246,6 +287,7 @@ any_wanted '75[6-9]|76[0-4]' && cases_c
 any_wanted 765 && cases_gyp
 any_wanted 766 && cases_vite
 any_wanted '77[23]' && cases_webpack
+any_wanted 774 && cases_flask
 any_wanted '76[7-9]' && cases_syslogs
 any_wanted '77[01]' && cases_pg
 

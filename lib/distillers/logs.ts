@@ -18,6 +18,8 @@ const TIMESTAMP = new RegExp([
   /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2}| [A-Z]{3,4}\b)?/.source,
   /\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}/.source,
   /\[\d{2}\/[A-Z][a-z]{2}\/\d{4}:\d{2}:\d{2}:\d{2} [+-]\d{4}\]/.source,
+  // werkzeug's (Flask's dev server) access lines: `[30/Nov/2026 01:16:28]`
+  /\[\d{2}\/[A-Z][a-z]{2}\/\d{4} \d{2}:\d{2}:\d{2}\]/.source,
   /^[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}/.source,
 ].join('|'));
 const SEVERE = /\b(ERROR|FATAL|PANIC|WARN|WARNING|CRIT|CRITICAL|ALERT|EMERG|SEVERE)\b|\[(error|warn|crit|alert|emerg)\]|\b(error|warn|warning|fatal|panic)\b/i;

@@ -98,3 +98,11 @@ t.test("apt's term.log: dpkg's unpack lines fold, every Setting up line and ever
   t.equal(after.length, before.length, 'every run is there');
   for (let i = 0; i < before.length; i++) t.equal(/:0$/.test(after[i]), /:0$/.test(before[i]), `run ${before[i]}`);
 });
+
+t.test("a Flask dev server log: werkzeug's 200 lines fold, every traceback, ERROR, 4xx and 5xx line stays", async (t) => {
+  const { text, rawText, r } = await distillCase('774-flask-dev-server-log');
+  t.equal(r.distiller, 'logs');
+  for (const l of rawText.split('\n')) if (/ERROR|Traceback|^ {2}File |^StopIteration|" [45]\d\d -|WARNING/.test(l)) t.ok(text.includes(l), l);
+  const health = (s: string) => s.split('\n').filter((l) => l.includes('"GET /health HTTP/1.1" 200')).length;
+  t.ok(health(text) < health(rawText), `${health(text)} of ${health(rawText)} health checks shown`);
+});
