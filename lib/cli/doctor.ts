@@ -88,7 +88,9 @@ export async function run(argv: string[], io: IO): Promise<number> {
   for (const i of INSTALLERS) hosts.push(await hostStatus(i, env, cwd, bin));
   const store = await checkStore(env);
   // The flat list of checks: every host's detailed checks, then the store.
-  const checks: Check[] = [...hosts.flatMap((h) => h.checks ?? []), store];
+  // Only wired hosts' checks decide health: a host omni is not wired into (no Claude Code here,
+  // a Cursor-only user) must not turn doctor red. Its checks are still in `hosts`.
+  const checks: Check[] = [...hosts.filter((h) => h.wired).flatMap((h) => h.checks ?? []), store];
   if (!hosts.some((h) => h.wired)) {
     checks.push({ name: 'hooks-registered', status: 'fail', detail: 'omni is not wired into any host; run `omni init` (or `omni init --all`)' });
   }

@@ -37,7 +37,11 @@ export async function omniRun(opts: ToolOptions, a: { command: string; cwd?: str
   const tail = r.timedOut ? `exit code: ${r.exitCode} (timed out after ${timeoutMs} ms)` : `exit code: ${r.exitCode}`;
   content.push({ type: 'text', text: tail });
   if (r.stderr.trim()) content.push({ type: 'text', text: r.stderr.trimEnd() });
-  return { content, isError: r.exitCode !== 0 };
+  // A failing command is a successful tool call whose text says `exit code: N`, not an MCP error
+  // result: Claude Code 2.1.332 cuts the middle out of an error result over ~10,000 characters
+  // (measured: test/mcp/claude-mcp.test.ts), and a failure must reach the model verbatim.
+  // isError is kept for omni's own errors (bad input, a directory that does not exist).
+  return { content, isError: false };
 }
 
 export async function omniRetrieve(a: { handle: string }): Promise<CallToolResult> {

@@ -64,22 +64,22 @@ t.test('omni_run distils a noisy command; omni_retrieve gives back exactly what 
   t.equal(typed.stdout.toString(), text(await call('omni_retrieve', { handle: handles[0] })));
 });
 
-t.test('a failing command comes back verbatim with its exit code and isError', async (t) => {
+t.test('a failing command comes back verbatim with its exit code, as a normal result (an error result gets cut by hosts)', async (t) => {
   const r = await call('omni_run', { command: `sh ${script} 3` });
-  t.equal(r.isError, true);
+  t.equal(r.isError, false);
   t.equal(text(r), raw(3).toString(), 'byte for byte');
   t.equal(text(r, 1), 'exit code: 3');
   // Past exec's 2 s streaming window, too: nobody watches an MCP call's stream, so the run is
   // held to the end and the gate still sees the exit code.
   const slow = await call('omni_run', { command: `sh ${script} 0; sleep 2.5; exit 4` });
-  t.equal(slow.isError, true);
+  t.equal(slow.isError, false);
   t.equal(text(slow), raw(0).toString(), 'a slow failing run is verbatim too');
   t.equal(text(slow, 1), 'exit code: 4');
 });
 
 t.test('output that is not UTF-8 keeps its exact bytes (base64 resource)', async (t) => {
   const r = await call('omni_run', { command: "printf 'bad \\377\\376 bytes\\n'; exit 1" });
-  t.equal(r.isError, true);
+  t.equal(r.isError, false);
   const res = r.content.find((c) => c.type === 'resource')?.resource;
   t.ok(res?.blob, 'a blob resource');
   t.same(Buffer.from(res!.blob!, 'base64'), Buffer.from([...Buffer.from('bad '), 0xff, 0xfe, ...Buffer.from(' bytes\n')]));
@@ -96,7 +96,7 @@ t.test('cwd, stdin isolation and timeout', async (t) => {
   const cat = await call('omni_run', { command: 'cat; echo after-cat' });
   t.equal(text(cat), 'after-cat\n');
   const slow = await call('omni_run', { command: 'echo started; sleep 30; echo never', timeout_ms: 4000 });
-  t.equal(slow.isError, true);
+  t.equal(slow.isError, false);
   t.match(text(slow), /^started\n/);
   t.notMatch(text(slow), /never/);
   t.match(text(slow, 1), /^exit code: 143 \(timed out after 4000 ms\)$/);
