@@ -11,10 +11,14 @@ import { delimiter, dirname, join } from 'node:path';
 import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from './adapter.js';
 import { isObj, omniHandlersIn, readSettings, withOmniHooks, withoutOmniHooks, writeSettings, type Obj, type OmniHookSpec } from './hook-config.js';
 
-/** Timeouts in milliseconds. SessionEnd is not awaited by the CLI; PreCompress fires every turn. */
+/**
+ * Timeouts in milliseconds. Tool matchers are regexes tested unanchored (an MCP tool
+ * `mcp_<server>_run_shell_command` would match a bare name), hence the anchors. SessionEnd is
+ * not awaited by the CLI; PreCompress fires before every turn.
+ */
 export const GEMINI_HOOKS: readonly OmniHookSpec[] = [
-  { event: 'BeforeTool', matcher: 'run_shell_command', flag: '--pre-hook', timeout: 15_000 },
-  { event: 'AfterTool', matcher: 'run_shell_command', flag: '--post-hook', timeout: 60_000 },
+  { event: 'BeforeTool', matcher: '^run_shell_command$', flag: '--pre-hook', timeout: 15_000 },
+  { event: 'AfterTool', matcher: '^run_shell_command$', flag: '--post-hook', timeout: 60_000 },
   { event: 'SessionStart', flag: '--session-start', timeout: 15_000 },
   { event: 'SessionEnd', flag: '--session-end', timeout: 5_000 },
   { event: 'PreCompress', flag: '--pre-compact', timeout: 15_000 },

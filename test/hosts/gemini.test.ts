@@ -258,7 +258,7 @@ t.test('install: user scope, timeouts in ms, idempotent, foreign entries kept, u
   t.same(after.hooks.BeforeAgent, foreign.hooks.BeforeAgent, 'foreign events kept');
   t.same(after.hooks.AfterTool[0], foreign.hooks.AfterTool[0], 'foreign AfterTool entry kept, first');
   const mine = after.hooks.AfterTool[1];
-  t.equal(mine.matcher, 'run_shell_command');
+  t.equal(mine.matcher, '^run_shell_command$', 'anchored: Gemini tests matchers as unanchored regexes');
   t.equal(mine.hooks[0].timeout, 60_000, 'milliseconds');
   t.equal(mine.hooks[0].command, `env -u NODE_EXTRA_CA_CERTS /usr/bin/node ${x.bin} --post-hook`);
   for (const spec of GEMINI_HOOKS) t.ok(Array.isArray(after.hooks[spec.event]), `${spec.event} registered`);
