@@ -176,6 +176,19 @@ t.test('after a failure, the next session start tells the model the last failing
   t.equal(await run('session-end', sample('SessionEnd.other.json'), fresh), '', 'session end prints nothing');
 });
 
+t.test('a host without a failure event (Gemini) brings failures to the post-hook: remembered, never answered', async (t) => {
+  const fixture = (name: string) => JSON.parse(readFileSync(join(import.meta.dirname ?? '.', 'fixtures', 'hosts', 'gemini', name), 'utf8'));
+  const fresh = { ...env, OMNI_HOME: mkdtempSync(join(tmpdir(), 'omni-hook-gemini-mem-')) };
+  const fail = fixture('after-tool-ls-nonexistent.json');
+  t.equal(await run('post-hook', fail, fresh), '', 'the failure gets no reply');
+  const start = fixture('session-start.json');
+  start.cwd = fail.cwd;
+  start.session_id = 'a-later-session';
+  const out = await run('session-start', start, fresh);
+  t.not(out, '', 'the next session start has context');
+  t.match(out, /ls \/nonexistent/, 'naming the failing command');
+});
+
 // --- pre-hook ------------------------------------------------------------------------------
 
 function prePayload(command: string, mode = 'bypassPermissions', cwd = join(dir, 'proj')) {

@@ -126,6 +126,9 @@ async function distil(ctx: PipelineContext, text: string, env: NodeJS.ProcessEnv
 // host does not say) is never touched.
 
 async function postShell(host: HostAdapter, p: JsonObject, input: PostShellInput, env: NodeJS.ProcessEnv): Promise<string> {
+  // Hosts without a failure event (Gemini, Codex) bring failures here: remember them the way
+  // a failure event would, and leave the output alone.
+  if (input.failed === true) return postToolFailure({ ...input, kind: 'post-tool-failure', error: input.output, interrupted: false }, env);
   if (input.failed !== false) return '';
   const command = input.command;
   if (isOmniOwnCommand(command) || hasPassthroughPrefix(command)) return '';
