@@ -16,10 +16,13 @@
  *   Codex logs it as an error line on stderr. omni puts back the one framing line that
  *   carries meaning, the exit status.
  * - PreToolUse `updatedInput` is applied only with `permissionDecision: "allow"`, and `allow`
- *   approves the call. The hook cannot see the user's rules or the sandbox in the payload, so
- *   omni rewrites only where Codex itself would run the command unasked and unsandboxed.
+ *   approves the call, and Codex then judges its exec-policy rules on the REWRITTEN command.
+ *   The payload shows neither the sandbox nor the rules, so omni rewrites only where Codex
+ *   itself would run the command unasked and unsandboxed and no rule file can prompt or forbid.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { isObject, type HookInput, type HookKind, type HostAdapter, type JsonObject, type PostShellInput, type PreToolInput, type RewriteDecision } from './adapter.js';
 
 const KINDS: Record<string, HookKind> = {
@@ -214,11 +217,13 @@ function read(p: JsonObject): HookInput | null {
  * - under `on-request` (permission_mode `default`) the `allow` would approve escalations the
  *   user was meant to be asked about;
  * - inside the sandbox (`codex exec`'s default read-only, or workspace-write) `allow` does not
- *   lift it (measured), and `omni exec` could not write its store outside the workspace.
+ *   lift it (measured), and `omni exec` could not write its store outside the workspace;
+ * - Codex's exec-policy rules are judged on the rewritten command, so a rewrite is refused
+ *   while any rule file could prompt or forbid (see restrictiveRules).
  * Everywhere else omni distils in PostToolUse only, which changes no permission. The cost: no
  * streaming distillation and no `omni exec` failure tail for sandboxed sessions.
  */
-export function codexRewritePolicy(p: JsonObject): RewriteDecision {
+export function codexRewritePolicy(p: JsonObject, env: NodeJS.ProcessEnv = {}): RewriteDecision {
   if (p.permission_mode !== 'bypassPermissions') {
     return { rewrite: false, reason: `Codex asks before some commands here (permission_mode ${String(p.permission_mode)}); an allow from omni would answer for the user` };
   }
@@ -227,7 +232,50 @@ export function codexRewritePolicy(p: JsonObject): RewriteDecision {
   if (!policy) return { rewrite: false, reason: "the turn's sandbox is not readable from Codex's rollout" };
   if (policy.approvalPolicy !== 'never') return { rewrite: false, reason: `approval policy ${String(policy.approvalPolicy)}` };
   if (policy.sandbox !== 'danger-full-access') return { rewrite: false, reason: `Codex runs commands in its ${String(policy.sandbox)} sandbox; an allow does not lift it and omni exec could not write its store` };
+  // Codex judges its exec-policy rules on the REWRITTEN command (measured: a `forbidden` rule
+  // for `ls` let a rewritten `ls` run). A prompt/forbidden rule written for the user's command
+  // would not match `omni exec '<command>'`, so any such rule means no rewrite.
+  const rules = restrictiveRules(typeof p.cwd === 'string' ? p.cwd : null, env);
+  if (rules) return { rewrite: false, reason: `exec-policy rules that prompt or forbid (${rules}) are judged on the rewritten command` };
   return { rewrite: true, decision: 'allow', reason: 'Codex runs every command of this session without approval or sandbox' };
+}
+
+const RESTRICTIVE_RE = /\bdecision\s*=\s*["'](?:prompt|forbidden)["']/;
+
+/**
+ * The first exec-policy source that can prompt or forbid a command, or null: `*.rules` files in
+ * `<system>/rules`, `$CODEX_HOME/rules` and `.codex/rules` of the cwd and every parent (Codex's
+ * config layers), and `prefix_rules` in `requirements.toml`. Unreadable counts as restrictive.
+ */
+export function restrictiveRules(cwd: string | null, env: NodeJS.ProcessEnv, system = '/etc/codex'): string | null {
+  const home = env.CODEX_HOME || join(env.HOME || homedir(), '.codex');
+  const dirs = [join(system, 'rules'), join(home, 'rules')];
+  for (let d = cwd; d; d = dirname(d) === d ? null : dirname(d)) dirs.push(join(d, '.codex', 'rules'));
+  for (const dir of dirs) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const n of names) {
+      if (!n.endsWith('.rules')) continue;
+      const file = join(dir, n);
+      try {
+        if (RESTRICTIVE_RE.test(readFileSync(file, 'utf8'))) return file;
+      } catch {
+        return file;
+      }
+    }
+  }
+  for (const file of [join(system, 'requirements.toml'), join(home, 'requirements.toml')]) {
+    try {
+      if (/prefix_rules|\[\s*rules\b/.test(readFileSync(file, 'utf8'))) return file;
+    } catch {
+      /* none */
+    }
+  }
+  return null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -249,7 +297,7 @@ export const codex: HostAdapter = {
     return outputReply(output);
   },
   rewrite: {
-    policy: (p: JsonObject, _input: PreToolInput) => codexRewritePolicy(p),
+    policy: (p: JsonObject, _input: PreToolInput, env: NodeJS.ProcessEnv) => codexRewritePolicy(p, env),
     reply(p: JsonObject, _input: PreToolInput, command: string, decision: 'allow' | null, reason: string): string {
       // Without allow Codex drops updatedInput silently and runs the original command.
       if (decision !== 'allow') return '';

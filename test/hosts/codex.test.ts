@@ -8,7 +8,7 @@ import t from 'tap';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { codex, commandExitCode, exitCodeIn, isCodexPayload, lastInRollout, outputReply, readTail, turnPolicyIn } from '../../lib/hosts/codex.js';
+import { codex, commandExitCode, exitCodeIn, isCodexPayload, lastInRollout, outputReply, readTail, restrictiveRules, turnPolicyIn } from '../../lib/hosts/codex.js';
 import { claude } from '../../lib/hosts/claude.js';
 import { gemini } from '../../lib/hosts/gemini.js';
 import { hostFor } from '../../lib/hosts/registry.js';
@@ -197,7 +197,8 @@ t.test('session context reply', async (t) => {
 });
 
 t.test('rewrite policy: only where Codex runs commands unasked and unsandboxed', async (t) => {
-  const policy = async (p: JsonObject) => await codex.rewrite!.policy(p, codex.read(p) as PreToolInput, {});
+  const noRules = { CODEX_HOME: mkdtempSync(join(work, 'codex-home-')) };
+  const policy = async (p: JsonObject, env: NodeJS.ProcessEnv = noRules) => await codex.rewrite!.policy(p, codex.read(p) as PreToolInput, env);
   const bypass = await policy(withRollout('PreToolUse.Bash.seq-1-300', 'rollout.bypass'));
   t.same([bypass.rewrite, bypass.rewrite && bypass.decision], [true, 'allow'], `bypass: ${bypass.reason}`);
   const ro = await policy(withRollout('PreToolUse.Bash.read-only', 'rollout.read-only'));
@@ -210,6 +211,16 @@ t.test('rewrite policy: only where Codex runs commands unasked and unsandboxed',
   t.equal(lost.rewrite, false, `no rollout: ${lost.reason}`);
   const otherTurn = await policy({ ...withRollout('PreToolUse.Bash.seq-1-300', 'rollout.bypass'), turn_id: 'another-turn' });
   t.equal(otherTurn.rewrite, false, "another turn's record does not count");
+  // A user rule that forbids or prompts would be judged on the rewritten command: no rewrite.
+  const withRules = mkdtempSync(join(work, 'codex-home-rules-'));
+  mkdirSync(join(withRules, 'rules'));
+  writeFileSync(join(withRules, 'rules', 'default.rules'), 'prefix_rule(pattern = ["npm", "publish"], decision = "forbidden")\n');
+  const ruled = await policy(withRollout('PreToolUse.Bash.seq-1-300', 'rollout.bypass'), { CODEX_HOME: withRules });
+  t.equal(ruled.rewrite, false, `forbidden rule: ${ruled.reason}`);
+  t.match(ruled.reason, /default\.rules/);
+  const past = fx('reply.allow-past-forbidden-rule') as any;
+  t.match(past.modelSawWithoutHookReply, /rejected: ls is forbidden here/, 'measured: the rule stops the raw command');
+  t.match(past.modelSawWithRewrite, /Process exited with code 0/, 'measured: the same command rewritten by a hook ran past the rule');
   // The fixture's own measurement: allow does not lift the read-only sandbox.
   t.match((fx('reply.allow-in-read-only-sandbox') as any).modelSaw, /Read-only file system/);
 });
@@ -222,6 +233,28 @@ t.test('rewrite reply: allow + updatedInput, the rest of tool_input kept', async
   t.equal(codex.rewrite!.reply(p, input, 'x', null, 'why'), '', 'without allow Codex ignores updatedInput: no reply');
   const ignored = fx('reply.ignored') as any;
   t.equal(ignored.postToolUseSaw.tool_input.command, 'seq 1 3', 'measured: updatedInput without allow is not applied');
+});
+
+t.test('exec-policy rule sources that can prompt or forbid', async (t) => {
+  const root = mkdtempSync(join(work, 'rules-'));
+  const sys = join(root, 'etc-codex');
+  const home = join(root, 'codex-home');
+  const proj = join(root, 'repo', 'sub', 'dir');
+  mkdirSync(proj, { recursive: true });
+  const env = { CODEX_HOME: home };
+  t.equal(restrictiveRules(proj, env, sys), null, 'no rule files');
+  mkdirSync(join(home, 'rules'), { recursive: true });
+  writeFileSync(join(home, 'rules', 'default.rules'), 'prefix_rule(pattern = ["git", "status"], decision = "allow")\nprefix_rule(pattern = ["ls"])\n');
+  t.equal(restrictiveRules(proj, env, sys), null, 'allow-only rules (what the TUI appends) change nothing under approvals never');
+  mkdirSync(join(root, 'repo', '.codex', 'rules'), { recursive: true });
+  writeFileSync(join(root, 'repo', '.codex', 'rules', 'team.rules'), 'prefix_rule(\n    pattern = ["git", "push"],\n    decision = "prompt",\n)\n');
+  t.equal(restrictiveRules(proj, env, sys), join(root, 'repo', '.codex', 'rules', 'team.rules'), "a parent project's prompt rule");
+  t.equal(restrictiveRules(join(root, 'elsewhere'), env, sys), null, 'not on the path of another cwd');
+  writeFileSync(join(home, 'rules', 'x.rules'), "prefix_rule(pattern = ['rm'], decision = 'forbidden')\n");
+  t.equal(restrictiveRules(null, env, sys), join(home, 'rules', 'x.rules'), 'a user forbidden rule');
+  mkdirSync(sys, { recursive: true });
+  writeFileSync(join(sys, 'requirements.toml'), '[rules]\nprefix_rules = []\n');
+  t.equal(restrictiveRules(null, { CODEX_HOME: join(root, 'none') }, sys), join(sys, 'requirements.toml'), 'managed requirements with rules');
 });
 
 t.test('rollout reading helpers', async (t) => {

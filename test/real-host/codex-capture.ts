@@ -44,7 +44,7 @@ process.stdin.on('data', (d) => (s += d)).on('end', () => {
 });
 `;
 
-async function observe(name: string, script: CodexStep[], mode: CodexMode, replies: Record<string, unknown> = {}, extra: { ephemeral?: boolean } = {}) {
+async function observe(name: string, script: CodexStep[], mode: CodexMode, replies: Record<string, unknown> = {}, extra: { ephemeral?: boolean; codexFiles?: Record<string, string> } = {}) {
   const dir = join(tmpdir(), 'omni-codex-capture-work', name);
   mkdirSync(join(dir, 'replies'), { recursive: true });
   writeFileSync(join(dir, 'observer.cjs'), OBSERVER);
@@ -160,6 +160,15 @@ async function main() {
 
   // 8. Codex's own view of omni's installed hooks (keys, hashes, trust), from `codex app-server`'s hooks/list.
   save('hooks-list.omni.json', await hooksListForOmni());
+
+  // 9. A rewrite of a command that a user's exec-policy rule forbids: the rule is judged on the rewritten command.
+  {
+    const codexFiles = { 'rules/default.rules': 'prefix_rule(pattern = ["ls"], decision = "forbidden", justification = "ls is forbidden here")\n' };
+    const replies = { PreToolUse: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'echo REWRITTEN-RAN ls /' } } } };
+    const plain = await observe('rule-plain', [{ cmd: 'ls /' }, { text: 'done' }], 'bypass', {}, { codexFiles });
+    const rewritten = await observe('rule-rewritten', [{ cmd: 'ls /' }, { text: 'done' }], 'bypass', replies, { codexFiles });
+    save('reply.allow-past-forbidden-rule.json', { rule: codexFiles['rules/default.rules'], replies, modelSawWithoutHookReply: plain.run.outputs[0], modelSawWithRewrite: rewritten.run.outputs[0] });
+  }
 
   // 7. A rewrite under the read-only sandbox: allow does not lift the sandbox.
   {

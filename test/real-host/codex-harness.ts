@@ -51,6 +51,8 @@ export interface CodexRunOptions {
   mode?: CodexMode;
   preHook?: boolean;
   files?: Record<string, string>;
+  /** Files to create in CODEX_HOME (e.g. `rules/default.rules`). */
+  codexFiles?: Record<string, string>;
   env?: Record<string, string>;
   ephemeral?: boolean;
   timeoutMs?: number;
@@ -138,6 +140,11 @@ export async function runCodex(opts: CodexRunOptions): Promise<CodexRunResult> {
   for (const d of [home, codexHome, proj]) mkdirSync(d, { recursive: true });
   for (const [name, content] of Object.entries(opts.files ?? {})) {
     const p = join(proj, name);
+    mkdirSync(dirname(p), { recursive: true });
+    writeFileSync(p, content);
+  }
+  for (const [name, content] of Object.entries(opts.codexFiles ?? {})) {
+    const p = join(codexHome, name);
     mkdirSync(dirname(p), { recursive: true });
     writeFileSync(p, content);
   }

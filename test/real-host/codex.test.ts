@@ -179,3 +179,23 @@ t.test('a later session starts with the last failure in its context (SessionStar
   t.ok(ctx, `the failing command is in a developer message of the second session (${dev.length} developer messages)`);
   t.match(ctx ?? '', /expected 2, got 3|Exit code|failed/i, 'with its error');
 });
+
+t.test("a user's exec-policy rule that forbids a command still holds with omni installed", { skip }, async (t) => {
+  // Codex judges its rules on the command the PreToolUse hook hands back; a rewrite into
+  // `omni exec 'npm test'` would no longer match a rule for `npm test` (docs/codex-findings.md 4(b)).
+  const rules = { 'rules/default.rules': 'prefix_rule(\n    pattern = ["npm", "test"],\n    decision = "forbidden",\n    justification = "no tests from the agent",\n)\n' };
+  const script: CodexStep[] = [{ cmd: 'npm test' }, { text: 'done' }];
+  const [base, omni] = await Promise.all([
+    runCodex({ script, hooks: 'none', files: FILES, codexFiles: rules, tag: 'rb', mode: 'bypass' }),
+    runCodex({ script, hooks: 'omni', files: FILES, codexFiles: rules, tag: 'ro', mode: 'bypass' }),
+  ]);
+  t.teardown(() => {
+    base.cleanup();
+    omni.cleanup();
+  });
+  ran(t, base, 'baseline');
+  ran(t, omni, 'omni');
+  t.match(base.outputs[0]!, /rejected: no tests from the agent/, 'without omni: rejected by the rule');
+  t.match(omni.outputs[0]!, /rejected: no tests from the agent/, 'with omni: still rejected');
+  t.notMatch(omni.outputs[0]!, /OMNI_SESSION_ID=/, 'the command never ran');
+});
