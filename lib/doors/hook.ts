@@ -130,6 +130,7 @@ async function postShell(host: HostAdapter, p: JsonObject, input: PostShellInput
   // a failure event would, and leave the output alone.
   if (input.failed === true) return postToolFailure({ ...input, kind: 'post-tool-failure', error: input.output, interrupted: false }, env);
   if (input.failed !== false) return '';
+  if (host.replacesAsError && env.OMNI_REPLACE_AS_ERROR !== '1') return '';
   const command = input.command;
   if (isOmniOwnCommand(command) || hasPassthroughPrefix(command)) return '';
   let text = input.output;

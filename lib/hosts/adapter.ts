@@ -85,6 +85,12 @@ export interface HostAdapter {
    * `output`: the distilled text that replaces a successful shell output.
    */
   replyOutput(payload: JsonObject, input: PostShellInput, output: string): string;
+  /**
+   * The host applies a replaced output only as an error result (Gemini CLI 0.61: a deny
+   * reason). A model told that a success failed may retry or go looking for the failure, so
+   * such replies are off unless the user opts in with OMNI_REPLACE_AS_ERROR=1.
+   */
+  replacesAsError?: boolean;
   /** Read results (Claude Code only); absent = never rewritten. */
   replyRead?(payload: JsonObject, input: PostReadInput, content: string): string;
   /**

@@ -190,7 +190,7 @@ export const geminiInstaller: HostInstaller = {
       files,
       problems,
       note: enabled
-        ? "successful shell output is distilled in AfterTool (Gemini CLI shows omni's text to the model as the tool's error text: it has no other replacement); failures stay verbatim; commands are rewritten into omni exec only under --yolo with no policy rules"
+        ? `commands are rewritten into omni exec (distilled, failures verbatim) under --yolo with no policy rules; other successful output is ${opts.env.OMNI_REPLACE_AS_ERROR === '1' ? 'distilled in AfterTool, shown to the model as the tool\'s error text (OMNI_REPLACE_AS_ERROR=1)' : 'left alone: the CLI would show omni\'s text as an error (opt in with OMNI_REPLACE_AS_ERROR=1)'}`
         : 'session memory and omni_retrieve only, until the hooks are registered and enabled',
     };
   },

@@ -298,6 +298,7 @@ export const gemini: HostAdapter = {
   recognise: (p) => isGemini(p),
   kindOf: (event) => KINDS[event] ?? null,
   read: readGemini,
+  replacesAsError: true,
   replyOutput(p, input: PostShellInput, output) {
     if (input.failed !== false) return '';
     // Re-read the payload itself: a reply for a failure must be impossible, whatever `input` says.

@@ -47,6 +47,8 @@ export interface GeminiRunOptions {
   prep?: string[][];
   timeoutMs?: number;
   keep?: boolean;
+  /** Extra environment for the CLI (and so for its hooks). */
+  env?: Record<string, string>;
 }
 
 export interface GeminiRunResult {
@@ -116,6 +118,7 @@ export async function runGemini(opts: GeminiRunOptions): Promise<GeminiRunResult
     GOOGLE_GEMINI_BASE_URL: standin.url,
     // Hooks (and project settings) run only in a trusted folder.
     GEMINI_CLI_TRUST_WORKSPACE: 'true',
+    ...opts.env,
   };
   const args = ['-p', 'Run the scripted steps.', '-o', 'json', ...(opts.yolo === false ? [] : ['--yolo'])];
   const child = spawn(geminiBin(), args, { cwd: proj, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });

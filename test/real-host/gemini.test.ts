@@ -48,10 +48,17 @@ const REWRITE_NOTE = '\n\n[System] Tool input parameters were modified by a hook
 const skip = canRunGemini() ? false : `needs ${geminiBin()} and ${omniBin()} (node scripts/build.mjs)`;
 
 t.test('the real Gemini CLI with omni installed by `omni init --gemini`', { skip }, async (t) => {
-  const [base, omni] = await Promise.all([runGemini({ script: SCRIPT, withOmni: false, files: FILES }), runGemini({ script: SCRIPT, withOmni: true, files: FILES })]);
+  // The error-shaped replacement is opt-in (OMNI_REPLACE_AS_ERROR=1): this run opts in, and
+  // `plain` shows what a user who did not opt in gets.
+  const [base, omni, plain] = await Promise.all([
+    runGemini({ script: SCRIPT, withOmni: false, files: FILES }),
+    runGemini({ script: SCRIPT, withOmni: true, files: FILES, env: { OMNI_REPLACE_AS_ERROR: '1' } }),
+    runGemini({ script: [SCRIPT[0], { text: 'done' }], withOmni: true, files: FILES }),
+  ]);
   t.teardown(() => {
     base.cleanup();
     omni.cleanup();
+    plain.cleanup();
   });
   t.equal(omni.exitCode, 0, `the omni run ended normally (${omni.stderr.slice(-300)})`);
   t.equal(base.exitCode, 0, 'the baseline run ended normally');
@@ -76,6 +83,12 @@ t.test('the real Gemini CLI with omni installed by `omni init --gemini`', { skip
     t.equal(frame?.failed, false, 'no Exit Code line: reads as a success');
     t.ok(frame?.output.endsWith('added 400 packages in 3s'), 'the last line is there');
     t.match(o.text, /omni retrieve [0-9a-f]{16}/, 'the fold names its archive handle');
+  });
+
+  t.test('without the opt-in, a success that was not rewritten reaches the model as the CLI made it', async (t) => {
+    const pgid = (s: string) => s.replace(/Process Group PGID: \d+/, 'Process Group PGID: N');
+    t.equal(plain.results[0]?.key, 'output', 'an output, not an error');
+    t.equal(pgid(plain.results[0]?.text ?? ''), pgid(base.results[0].text), 'the same text as without omni');
   });
 
   t.test('a failing command reaches the model verbatim', async (t) => {
