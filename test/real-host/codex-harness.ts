@@ -207,7 +207,14 @@ export async function runCodex(opts: CodexRunOptions): Promise<CodexRunResult> {
   if (opts.hooks !== 'none' && trust === 'bypass') args.push('--dangerously-bypass-hook-trust');
   if (opts.ephemeral) args.push('--ephemeral');
   args.push('Run the scripted steps.');
-  const child = spawn(codexBin(), args, { cwd: proj, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // Through `env -i`: tap's process-info hook adds NODE_OPTIONS (its loader) to every child's
+  // environment, explicit env or not; Codex would pass it to every command and hook it runs.
+  const child = spawn('/usr/bin/env', ['-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), codexBin(), ...args], {
+    cwd: proj,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
