@@ -12,7 +12,7 @@
  * trust itself: reviewing a hook is the user's step (`/hooks` in the TUI). Doctor reads it.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from './adapter.js';
@@ -87,8 +87,11 @@ export interface OmniCodexHook {
   event: string;
   matcher: string | undefined;
   command: string;
-  /** Codex's trust key for this handler. */
+  /** Codex's trust key for this handler: `<file><suffix>`. */
   key: string;
+  file: string;
+  /** `:<event_key>:<group index>:<handler index>`. */
+  suffix: string;
   hash: string;
 }
 
@@ -109,6 +112,8 @@ export function omniHooksWithKeys(file: string, json: Obj): OmniCodexHook[] {
           matcher,
           command: h.command,
           key: `${file}:${eventKey(event)}:${gi}:${hi}`,
+          file,
+          suffix: `:${eventKey(event)}:${gi}:${hi}`,
           // Codex clamps SessionEnd to 3 s before hashing.
           hash: trustHash(event, matcher, { command: h.command, timeout: event === 'SessionEnd' ? Math.min(timeout ?? 600, 3) : timeout }),
         });
@@ -172,6 +177,14 @@ export function hooksDisabled(toml: string): boolean {
     else if (inFeatures && /^hooks\s*=\s*false\b/.test(line)) return true;
   }
   return false;
+}
+
+function realpathOr(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
 }
 
 function readText(file: string): string | null {
@@ -247,6 +260,7 @@ export const codexInstaller: HostInstaller = {
         problems.push({ status: 'fail', what: `hooks are switched off in ${userConfigPath(opts.env)} ([features] hooks = false)`, fix: 'remove that setting; no hook runs while it is there' });
       }
       const found: OmniCodexHook[] = [];
+      const aliases = new Map<string, string>();
       for (const file of [hooksPath('user', opts.cwd, opts.env), hooksPath('project', opts.cwd, opts.env)]) {
         if (!existsSync(file)) continue;
         let json: Obj;
@@ -260,6 +274,9 @@ export const codexInstaller: HostInstaller = {
         if (mine.length === 0) continue;
         files.push(file);
         found.push(...mine);
+        // A symlinked CODEX_HOME or project: the key may carry the resolved path instead.
+        const real = realpathOr(file);
+        if (real !== file) aliases.set(file, real);
       }
       wired = found.some((h) => h.event === 'PostToolUse');
       for (const h of found) {
@@ -270,7 +287,13 @@ export const codexInstaller: HostInstaller = {
           problems.push({ status: 'warn', what: `the ${h.event} hook calls another omni (${h.command})`, fix: 'run `omni init --codex` again (and trust the changed hooks)' });
         }
       }
-      const trust = found.map((h) => ({ h, t: trustOf(h, states) }));
+      const trust = found.map((h) => {
+        const t = trustOf(h, states);
+        const real = aliases.get(h.file);
+        if (t === 'trusted' || !real) return { h, t };
+        const alt = trustOf({ ...h, key: real + h.suffix }, states);
+        return { h, t: alt === 'untrusted' ? t : alt };
+      });
       const notTrusted = trust.filter((x) => x.t !== 'trusted');
       allTrusted = found.length > 0 && notTrusted.length === 0;
       if (notTrusted.length > 0) {

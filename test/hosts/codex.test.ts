@@ -5,7 +5,7 @@
  * test/real-host/codex.test.ts proves it end to end.
  */
 import t from 'tap';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { codex, commandExitCode, exitCodeIn, isCodexPayload, lastInRollout, outputReply, readTail, restrictiveRules, turnPolicyIn } from '../../lib/hosts/codex.js';
@@ -366,6 +366,19 @@ t.test('reading trust state from config.toml', async (t) => {
   t.equal(hooksDisabled('[features]\nhooks = false\n'), true);
   t.equal(hooksDisabled('features.hooks = false\n'), true);
   t.equal(hooksDisabled('[features]\nhooks = true\n[x]\nhooks = false\n'), false);
+});
+
+t.test('status: trust recorded under the resolved path of a symlinked CODEX_HOME counts', async (t) => {
+  const { env, proj, dir } = tmpEnv();
+  const real = join(dir, 'real-codex-home');
+  mkdirSync(real, { recursive: true });
+  symlinkSync(real, env.CODEX_HOME!);
+  codexInstaller.install({ scope: 'user', cwd: proj, bin: BIN, preHook: true, env });
+  const mine = omniHooksWithKeys(join(real, 'hooks.json'), JSON.parse(readFileSync(join(real, 'hooks.json'), 'utf8')));
+  writeFileSync(userConfigPath(env), mine.map((h) => `[hooks.state."${h.key}"]\ntrusted_hash = "${h.hash}"\n`).join('\n'));
+  const st = await codexInstaller.status({ cwd: proj, env, bin: BIN, scope: 'user' });
+  t.equal(st.wired, true);
+  t.notOk(st.problems.some((p) => /trust/.test(p.what)), 'trusted under the real path');
 });
 
 t.test('status: wiring, trust and problems, on real files', async (t) => {
