@@ -8,11 +8,11 @@
  * JSON handling (atomic write, backup, indentation kept, byte-identical on a second run) is
  * ./hook-config.ts's readSettings/writeSettings.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from './adapter.js';
-import { isObj, readSettings, SettingsError, writeSettings, type Json, type Obj } from './hook-config.js';
+import { isObj, readSettings, SettingsError, writeSettings, writeTextFile, type Json, type Obj } from './hook-config.js';
 import { cliVersion, which } from './detect.js';
 
 export const SERVER_NAME = 'omni';
@@ -99,23 +99,7 @@ function writeText(file: string, text: string): { changed: boolean; backup: stri
   } catch {
     /* absent */
   }
-  if (before === text) return { changed: false, backup: null };
-  let target = file;
-  try {
-    target = realpathSync(file);
-  } catch {
-    /* does not exist yet */
-  }
-  mkdirSync(dirname(target), { recursive: true });
-  let backup: string | null = null;
-  if (before !== null) {
-    backup = `${target}.omni-backup`;
-    copyFileSync(target, backup);
-  }
-  const tmp = `${target}.omni-tmp-${process.pid}`;
-  writeFileSync(tmp, text, { mode: 0o644 });
-  renameSync(tmp, target);
-  return { changed: true, backup };
+  return writeTextFile(file, before, text);
 }
 
 function isOmniRule(text: string): boolean {

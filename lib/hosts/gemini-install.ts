@@ -5,10 +5,11 @@
  * ./hook-config.ts. What the CLI does with each reply: docs/gemini-findings.md.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from './adapter.js';
+import { which } from './detect.js';
 import { isObj, omniHandlersIn, readSettings, withOmniHooks, withoutOmniHooks, writeSettings, type Obj, type OmniHookSpec } from './hook-config.js';
 
 /**
@@ -46,16 +47,7 @@ function systemSettingsPath(env: NodeJS.ProcessEnv): string {
 /** The CLI: OMNI_GEMINI_BIN, else `gemini` on PATH. */
 export function findGeminiBin(env: NodeJS.ProcessEnv): string | null {
   if (env.OMNI_GEMINI_BIN) return existsSync(env.OMNI_GEMINI_BIN) ? env.OMNI_GEMINI_BIN : null;
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const p = join(dir, 'gemini');
-    try {
-      if (statSync(p).isFile()) return p;
-    } catch {
-      /* not here */
-    }
-  }
-  return null;
+  return which('gemini', env);
 }
 
 /** The version from the npm package the binary belongs to (cheap), else `gemini --version`. */

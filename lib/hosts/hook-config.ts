@@ -151,7 +151,15 @@ export interface WriteResult {
 
 /** Write `json` to `file` atomically unless the bytes would not change. */
 export function writeSettings(file: string, before: string | null, json: Obj): WriteResult {
-  const text = JSON.stringify(json, null, before ? detectIndent(before) : 2) + '\n';
+  return writeTextFile(file, before, JSON.stringify(json, null, before ? detectIndent(before) : 2) + '\n');
+}
+
+/**
+ * Write `text` to `file` (through symlinks) atomically, keeping the previous file as
+ * `<file>.omni-backup`, unless the bytes would not change. `before`: the file's current text,
+ * null when it does not exist.
+ */
+export function writeTextFile(file: string, before: string | null, text: string): WriteResult {
   if (text === before) return { file, changed: false, backup: null };
   let target = file;
   try {
