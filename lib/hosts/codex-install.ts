@@ -17,7 +17,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from './adapter.js';
 import { cliVersion, missingInCommand, which } from './detect.js';
-import { isObj, isOmniHandler, readSettings, withOmniHooks, withoutOmniHooks, writeSettings, type Obj, type OmniHookSpec } from './hook-config.js';
+import { installHookFile, uninstallHookFile, isObj, isOmniHandler, readSettings, type Obj, type OmniHookSpec } from './hook-config.js';
 
 /**
  * Timeouts in seconds. Codex clamps SessionEnd to 3 s (and warns at every start when the file
@@ -195,13 +195,6 @@ function readText(file: string): string | null {
   }
 }
 
-function change(file: string, mutate: (json: Obj) => Obj, onlyIfExists: boolean): InstallResult {
-  const { text, json } = readSettings(file);
-  if (onlyIfExists && text === null) return { changed: false, files: [], notes: [] };
-  const w = writeSettings(file, text, mutate(json));
-  return { changed: w.changed, files: [w.file], notes: w.backup ? [`previous ${file} kept as ${w.backup}`] : [] };
-}
-
 const TRUST_NOTE =
   "Codex runs a new or changed hook only after you trust it: start `codex`, open /hooks and trust omni's hooks. " +
   'Moving or upgrading omni changes the hook commands, which need trusting again. Unattended runs: `codex exec --dangerously-bypass-hook-trust`.';
@@ -219,8 +212,8 @@ export const codexInstaller: HostInstaller = {
 
   install(opts: InstallOptions): InstallResult {
     const file = hooksPath(opts.scope, opts.cwd, opts.env);
-    const r = change(file, (json) => withOmniHooks(json, codexSpecs(opts.preHook), opts.bin, opts.nodePath), false);
-    const notes = [r.changed ? `hooks registered in ${file}` : `hooks already registered in ${file}`, ...r.notes];
+    const r = installHookFile(file, codexSpecs(opts.preHook), opts.bin, opts.nodePath);
+    const notes = r.notes;
     if (opts.scope === 'project') notes.push('Codex reads <project>/.codex/ only in a project you marked trusted');
     const json = readSettings(file).json;
     const states = readHookStates(readText(userConfigPath(opts.env)) ?? '');
@@ -234,8 +227,7 @@ export const codexInstaller: HostInstaller = {
 
   uninstall(opts: InstallOptions): InstallResult {
     const file = hooksPath(opts.scope, opts.cwd, opts.env);
-    const r = change(file, withoutOmniHooks, true);
-    return { ...r, notes: [r.changed ? `omni's hooks removed from ${file}` : `no omni hooks in ${file}`, ...r.notes] };
+    return uninstallHookFile(file);
   },
 
   status(opts): HostStatus {

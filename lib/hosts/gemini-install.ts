@@ -10,7 +10,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from './adapter.js';
 import { which } from './detect.js';
-import { isObj, omniHandlersIn, readSettings, withOmniHooks, withoutOmniHooks, writeSettings, type Obj, type OmniHookSpec } from './hook-config.js';
+import { installHookFile, uninstallHookFile, isObj, omniHandlersIn, readSettings, type Obj, type OmniHookSpec } from './hook-config.js';
 
 /**
  * Timeouts in milliseconds. Tool matchers are regexes tested unanchored (an MCP tool
@@ -87,13 +87,6 @@ function commandBin(command: string): string | null {
   return bin && bin.startsWith('/') ? bin : null;
 }
 
-function change(file: string, mutate: (json: Obj) => Obj, onlyIfExists: boolean): InstallResult {
-  const { text, json } = readSettings(file);
-  if (onlyIfExists && text === null) return { changed: false, files: [], notes: [] };
-  const w = writeSettings(file, text, mutate(json));
-  return { changed: w.changed, files: [w.file], notes: w.backup ? [`previous ${file} kept as ${w.backup}`] : [] };
-}
-
 export const geminiInstaller: HostInstaller = {
   id: 'gemini',
   name: 'Gemini CLI',
@@ -107,16 +100,15 @@ export const geminiInstaller: HostInstaller = {
 
   install(opts: InstallOptions): InstallResult {
     const file = settingsPath(opts.scope, opts.cwd, opts.env);
-    const r = change(file, (json) => withOmniHooks(json, geminiSpecs(opts.preHook), opts.bin, opts.nodePath), false);
-    const notes = [r.changed ? `hooks registered in ${file}` : `hooks already registered in ${file}`, ...r.notes];
+    const r = installHookFile(file, geminiSpecs(opts.preHook), opts.bin, opts.nodePath);
+    const notes = r.notes;
     if (opts.scope === 'project') notes.push('Gemini CLI reads project settings only in a trusted folder (/permissions, or GEMINI_CLI_TRUST_WORKSPACE=true in CI)');
     return { ...r, files: [file], notes };
   },
 
   uninstall(opts: InstallOptions): InstallResult {
     const file = settingsPath(opts.scope, opts.cwd, opts.env);
-    const r = change(file, withoutOmniHooks, true);
-    return { ...r, notes: [r.changed ? `omni's hooks removed from ${file}` : `no omni hooks in ${file}`, ...r.notes] };
+    return uninstallHookFile(file);
   },
 
   status(opts): HostStatus {

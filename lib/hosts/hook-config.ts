@@ -11,6 +11,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync, copyFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { InstallResult } from './adapter.js';
 import { shQuote } from './omni-command.js';
 
 export interface OmniHookSpec {
@@ -195,4 +196,23 @@ export function omniHandlersIn(settings: unknown): { event: string; matcher: str
     }
   }
   return out;
+}
+
+function changeFile(file: string, mutate: (json: Obj) => Obj, onlyIfExists: boolean): InstallResult {
+  const { text, json } = readSettings(file);
+  if (onlyIfExists && text === null) return { changed: false, files: [], notes: [] };
+  const w = writeSettings(file, text, mutate(json));
+  return { changed: w.changed, files: [w.file], notes: w.backup ? [`previous ${file} kept as ${w.backup}`] : [] };
+}
+
+/** An installer's install step for a hook config file (Codex, Gemini): omni's specs in, reported. */
+export function installHookFile(file: string, specs: readonly OmniHookSpec[], bin: string, nodePath?: string): InstallResult {
+  const r = changeFile(file, (json) => withOmniHooks(json, specs, bin, nodePath), false);
+  return { ...r, files: [file], notes: [r.changed ? `hooks registered in ${file}` : `hooks already registered in ${file}`, ...r.notes] };
+}
+
+/** The matching uninstall step: omni's handlers out, everything else kept; no file, no change. */
+export function uninstallHookFile(file: string): InstallResult {
+  const r = changeFile(file, withoutOmniHooks, true);
+  return { ...r, notes: [r.changed ? `omni's hooks removed from ${file}` : `no omni hooks in ${file}`, ...r.notes] };
 }
