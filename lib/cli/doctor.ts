@@ -53,8 +53,10 @@ function pad(s: string, n: number): string {
 
 /** The one table: host, version, wired, tier, and what to do. */
 export function renderTable(hosts: HostStatus[]): string {
-  const rows = hosts.map((h) => [h.name, h.detected ? h.version ?? 'found' : 'not found', h.wired ? 'yes' : 'no', h.wired ? h.tier : '-']);
-  const head = ['host', 'installed', 'wired', 'tier'];
+  const health = (h: HostStatus) => (h.problems.some((p) => p.status === 'fail') ? 'FAIL' : h.problems.length ? 'warn' : 'ok');
+  // A wired host with a failing problem gets nothing from omni yet: its tier is what it would get.
+  const rows = hosts.map((h) => [h.name, h.detected ? h.version ?? 'found' : 'not found', h.wired ? 'yes' : 'no', h.wired ? h.tier : '-', h.wired || h.detected ? health(h) : '']);
+  const head = ['host', 'installed', 'wired', 'tier', 'status'];
   const w = head.map((_, c) => Math.max(head[c].length, ...rows.map((r) => r[c].length)) + 2);
   const line = (r: string[]) => r.map((x, c) => pad(x, w[c])).join('').trimEnd();
   const out = [line(head), ...rows.map(line)];

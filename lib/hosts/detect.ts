@@ -22,7 +22,8 @@ export function which(cmd: string, env: NodeJS.ProcessEnv): string | null {
 /** `<bin> --version` → the first x.y.z in its output, or null (with why). */
 export function cliVersion(bin: string, env: NodeJS.ProcessEnv): { version: string | null; error?: string } {
   const r = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 15_000, env });
-  const m = /(\d+\.\d+\.\d+)/.exec(`${r.stdout ?? ''}`);
+  // Some CLIs (Pi) print their version on stderr.
+  const m = /(\d+\.\d+\.\d+)/.exec(`${r.stdout ?? ''}`) ?? /(\d+\.\d+\.\d+)/.exec(`${r.stderr ?? ''}`);
   if (m) return { version: m[1] };
   return { version: null, error: (r.error?.message ?? r.stderr ?? '').trim().slice(0, 200) };
 }
