@@ -6,13 +6,14 @@
  * Clean environment (`env -i` equivalent), bounded by a timeout. Only what this harness started
  * is ever killed: the CLI's own process group, by the PID we spawned.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eventKey, hooksPath, omniHooksWithKeys, trustHash, userConfigPath } from '../../lib/hosts/codex-install.js';
 import { readSettings } from '../../lib/hosts/hook-config.js';
+import { runBounded } from './bounded-run.js';
 import { outputFor, startCodexStandin, type CodexRequest, type CodexStep } from './codex-standin.js';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -207,35 +208,7 @@ export async function runCodex(opts: CodexRunOptions): Promise<CodexRunResult> {
   if (opts.hooks !== 'none' && trust === 'bypass') args.push('--dangerously-bypass-hook-trust');
   if (opts.ephemeral) args.push('--ephemeral');
   args.push('Run the scripted steps.');
-  // Through `env -i`: tap's process-info hook adds NODE_OPTIONS (its loader) to every child's
-  // environment, explicit env or not; Codex would pass it to every command and hook it runs.
-  const child = spawn('/usr/bin/env', ['-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), codexBin(), ...args], {
-    cwd: proj,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  let timedOut = false;
-  const killGroup = (sig: NodeJS.Signals) => {
-    try {
-      if (child.pid) process.kill(-child.pid, sig);
-    } catch {
-      /* already gone */
-    }
-  };
-  const timer = setTimeout(() => {
-    timedOut = true;
-    killGroup('SIGTERM');
-    setTimeout(() => killGroup('SIGKILL'), 5000).unref();
-  }, opts.timeoutMs ?? 90_000);
-  const exitCode: number | null = await new Promise((res) => child.on('close', (code) => res(code)));
-  clearTimeout(timer);
-  // Leftover hook or exec-session processes of this run live in the same group: end them too.
-  killGroup('SIGKILL');
+  const { exitCode, timedOut, stdout, stderr } = await runBounded(codexBin(), args, { cwd: proj, env, timeoutMs: opts.timeoutMs ?? 90_000 });
   await standin.close();
 
   const callIds = opts.script.map((_, i) => standin.callId(i));

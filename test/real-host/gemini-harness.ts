@@ -6,11 +6,12 @@
  * Clean environment, bounded by a timeout. Only what this harness started is ever killed: the
  * CLI's own process group, by the PID we spawned.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runBounded } from './bounded-run.js';
 import { functionResults, startGeminiStandin, type FunctionResult, type GeminiRequest, type GeminiStep } from './gemini-standin.js';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -121,29 +122,7 @@ export async function runGemini(opts: GeminiRunOptions): Promise<GeminiRunResult
     ...opts.env,
   };
   const args = ['-p', 'Run the scripted steps.', '-o', 'json', ...(opts.yolo === false ? [] : ['--yolo'])];
-  const child = spawn(geminiBin(), args, { cwd: proj, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-  let timedOut = false;
-  const pid = child.pid;
-  const killGroup = (sig: NodeJS.Signals) => {
-    if (!pid) return;
-    try {
-      process.kill(-pid, sig);
-    } catch {
-      /* already gone */
-    }
-  };
-  const timer = setTimeout(() => {
-    timedOut = true;
-    killGroup('SIGTERM');
-    setTimeout(() => killGroup('SIGKILL'), 5000).unref();
-  }, opts.timeoutMs ?? 120_000);
-  const exitCode: number | null = await new Promise((res) => child.on('close', (code) => res(code)));
-  clearTimeout(timer);
-  killGroup('SIGKILL');
+  const { exitCode, timedOut, stdout, stderr } = await runBounded(geminiBin(), args, { cwd: proj, env, timeoutMs: opts.timeoutMs ?? 120_000 });
   await standin.close();
   writeFileSync(join(dir, `requests-${Date.now()}.jsonl`), standin.requests.map((r) => JSON.stringify(r)).join('\n'));
   let omniLog = '';

@@ -7,11 +7,12 @@
  * bypassPermissions, bounded by a timeout. Only what this harness started is ever killed:
  * the CLI's own process group, by the PID we spawned.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runBounded } from './bounded-run.js';
 import { startStandin, toolResultFor, type RecordedRequest, type Step } from './standin.js';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -161,32 +162,7 @@ export async function runClaude(opts: RunOptions): Promise<RunResult> {
     writeFileSync(join(dir, 'settings.json'), JSON.stringify(opts.cliSettings));
     args.push('--settings', join(dir, 'settings.json'));
   }
-  const child = spawn(claudeBin(), args, { cwd: proj, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-  let timedOut = false;
-  const pid = child.pid;
-  const killGroup = (sig: NodeJS.Signals) => {
-    // Only the process group we created (detached: true made `pid` its leader).
-    if (pid) {
-      try {
-        process.kill(-pid, sig);
-      } catch {
-        /* already gone */
-      }
-    }
-  };
-  const timer = setTimeout(() => {
-    timedOut = true;
-    killGroup('SIGTERM');
-    setTimeout(() => killGroup('SIGKILL'), 5000).unref();
-  }, opts.timeoutMs ?? 90_000);
-  const exitCode: number | null = await new Promise((res) => child.on('close', (code) => res(code)));
-  clearTimeout(timer);
-  // Leftover hook processes of this run live in the same group: end them too.
-  killGroup('SIGKILL');
+  const { exitCode, timedOut, stdout, stderr } = await runBounded(claudeBin(), args, { cwd: proj, env, timeoutMs: opts.timeoutMs ?? 90_000 });
   await standin.close();
 
   const stream = parseJsonl(stdout, (l) => ({ unparsed: l }));

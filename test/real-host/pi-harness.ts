@@ -4,10 +4,10 @@
  * or written), with a clean environment and a hard timeout. Only the child this spawns is
  * ever killed.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { runBounded } from './bounded-run.js';
 import { startPiStandin, type PiRequest, type PiStep } from './pi-standin.js';
 
 export const ROOT = resolve(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '../..');
@@ -70,18 +70,7 @@ export async function runPi(script: PiStep[], opts: PiRunOptions): Promise<PiRun
   for (const e of opts.extensions) args.push('-e', e);
   args.push('Run the scripted commands.');
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, TMPDIR: tmp, OMNI_HOME: omniHome, LANG: 'C.UTF-8', PI_OFFLINE: '1', PI_TELEMETRY: '0' };
-  const child = spawn(process.execPath, args, { cwd: proj, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (b: Buffer) => (stdout += b.toString('utf8')));
-  child.stderr.on('data', (b: Buffer) => (stderr += b.toString('utf8')));
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    child.kill('SIGKILL');
-  }, opts.timeoutMs ?? 120_000);
-  const [code, signal] = await new Promise<[number | null, string | null]>((res) => child.on('close', (c, s) => res([c, s])));
-  clearTimeout(timer);
+  const { exitCode: code, signal, timedOut, stdout, stderr } = await runBounded(process.execPath, args, { cwd: proj, env, timeoutMs: opts.timeoutMs ?? 120_000 });
   await standin.close();
   return { code, signal, timedOut, stdout, stderr, requests: standin.requests, callId: standin.callId, dir, omniHome };
 }
