@@ -16,7 +16,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from './adapter.js';
-import { cliVersion, missingInCommand, which } from './detect.js';
+import { cliVersion, missingInCommand, which, cliProblems } from './detect.js';
 import { installHookFile, uninstallHookFile, isObj, isOmniHandler, readSettings, type Obj, type OmniHookSpec } from './hook-config.js';
 
 /**
@@ -241,11 +241,7 @@ export const codexInstaller: HostInstaller = {
       const d = codexInstaller.detect(opts.env);
       detected = d.detected;
       version = d.version;
-      if (!findCodexBin(opts.env)) {
-        problems.push({ status: 'warn', what: 'the codex CLI was not found on PATH', fix: 'install @openai/codex, or set OMNI_CODEX_BIN to its path' });
-      } else if (version && version !== MEASURED_VERSION) {
-        problems.push({ status: 'warn', what: `Codex CLI ${version}; omni's replies were measured on ${MEASURED_VERSION}`, fix: 'run the real-host test (test/real-host/codex.test.ts) against this version' });
-      }
+      problems.push(...cliProblems({ name: 'Codex CLI', bin: findCodexBin(opts.env), version, measured: MEASURED_VERSION, pkg: '@openai/codex', envVar: 'OMNI_CODEX_BIN', test: 'test/real-host/codex.test.ts' }));
       const configText = readText(userConfigPath(opts.env));
       const states = readHookStates(configText ?? '');
       if (configText !== null && hooksDisabled(configText)) {

@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import type { Problem } from './adapter.js';
 
 export function which(cmd: string, env: NodeJS.ProcessEnv): string | null {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
@@ -56,4 +57,13 @@ export function missingInCommand(command: string, env: NodeJS.ProcessEnv): strin
   const bad = words.filter((w) => w.startsWith('/') && !existsSync(w));
   if (words[0] && !words[0].startsWith('/') && !which(words[0], env)) bad.push(`${words[0]} (not on PATH)`);
   return bad;
+}
+
+/** Doctor's notes on a host's CLI: not on PATH, or a version omni's replies were not measured on. */
+export function cliProblems(cli: { name: string; bin: string | null; version?: string; measured: string; pkg: string; envVar: string; test: string }): Problem[] {
+  if (!cli.bin) return [{ status: 'warn', what: `the ${cli.name} CLI was not found on PATH`, fix: `install ${cli.pkg}, or set ${cli.envVar} to its path` }];
+  if (cli.version && cli.version !== cli.measured) {
+    return [{ status: 'warn', what: `${cli.name} ${cli.version}; omni's replies were measured on ${cli.measured}`, fix: `run the real-host test (${cli.test}) against this version` }];
+  }
+  return [];
 }

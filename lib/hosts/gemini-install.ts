@@ -9,7 +9,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from './adapter.js';
-import { which } from './detect.js';
+import { which, cliProblems } from './detect.js';
 import { installHookFile, uninstallHookFile, isObj, omniHandlersIn, readSettings, type Obj, type OmniHookSpec } from './hook-config.js';
 
 /**
@@ -121,11 +121,7 @@ export const geminiInstaller: HostInstaller = {
       const d = geminiInstaller.detect(opts.env);
       detected = d.detected;
       version = d.version;
-      if (!findGeminiBin(opts.env)) {
-        problems.push({ status: 'warn', what: 'the gemini CLI was not found on PATH', fix: 'install @google/gemini-cli, or set OMNI_GEMINI_BIN to its path' });
-      } else if (version && version !== MEASURED_VERSION) {
-        problems.push({ status: 'warn', what: `Gemini CLI ${version}; omni's replies were measured on ${MEASURED_VERSION}`, fix: 'run the real-host test (test/real-host/gemini.test.ts) against this version' });
-      }
+      problems.push(...cliProblems({ name: 'Gemini CLI', bin: findGeminiBin(opts.env), version, measured: MEASURED_VERSION, pkg: '@google/gemini-cli', envVar: 'OMNI_GEMINI_BIN', test: 'test/real-host/gemini.test.ts' }));
       const user = settingsPath('user', opts.cwd, opts.env);
       const project = settingsPath('project', opts.cwd, opts.env);
       const system = systemSettingsPath(opts.env);
