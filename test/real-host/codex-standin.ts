@@ -7,8 +7,8 @@
  * already in the request's `input`. Every request body is recorded, so a test reads the
  * `function_call_output` Codex sent to the "model" for each call.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import { serveLoopback } from './loopback.js';
 
 export type CodexStep =
   /** A shell command through Codex's `exec_command` tool (extra arguments in `args`). */
@@ -64,64 +64,45 @@ export async function startCodexStandin(script: CodexStep[], opts: { tag?: strin
   const callId = (step: number) => `call_${tag}_${String(step).padStart(2, '0')}`;
   let seq = 0;
   let n = 0;
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let body: any = raw;
-      try {
-        body = raw ? JSON.parse(raw) : null;
-      } catch {
-        /* keep the text */
-      }
-      const rec: CodexRequest = { seq: ++seq, method: req.method ?? '', url: req.url ?? '', body, answered: { step: null, kind: '404' } };
-      requests.push(rec);
-      const path = (req.url ?? '').split('?')[0];
-      if (req.method !== 'POST' || path !== '/v1/responses') {
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: `stand-in: no route for ${req.method} ${path}` } }));
-        return;
-      }
-      const step = stepOf(body);
-      const s = script[step];
-      const rid = `resp_${++n}`;
-      let item: Record<string, unknown>;
-      if (s && !('text' in s)) {
-        const name = 'cmd' in s ? 'exec_command' : s.tool;
-        const args = 'cmd' in s ? { cmd: s.cmd, ...(s.args ?? {}) } : s.args;
-        const json = JSON.stringify(args).split('"$SESSION"').join(String(lastSession(body)));
-        item = { type: 'function_call', id: `fc_${n}`, call_id: callId(step), name, arguments: json, status: 'completed' };
-        rec.answered = { step, kind: 'call' };
-      } else {
-        const text = s && 'text' in s ? s.text : 'All steps done.';
-        item = { type: 'message', id: `msg_${n}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] };
-        rec.answered = { step, kind: 'text' };
-      }
-      const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 };
-      sse(res, [
-        { type: 'response.created', response: { id: rid } },
-        { type: 'response.output_item.added', output_index: 0, item },
-        { type: 'response.output_item.done', output_index: 0, item },
-        { type: 'response.completed', response: { id: rid, usage } },
-      ]);
-    });
+  const server = await serveLoopback((req, body, res) => {
+    const rec: CodexRequest = { seq: ++seq, method: req.method ?? '', url: req.url ?? '', body, answered: { step: null, kind: '404' } };
+    requests.push(rec);
+    const path = (req.url ?? '').split('?')[0];
+    if (req.method !== 'POST' || path !== '/v1/responses') {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `stand-in: no route for ${req.method} ${path}` } }));
+      return;
+    }
+    const step = stepOf(body);
+    const s = script[step];
+    const rid = `resp_${++n}`;
+    let item: Record<string, unknown>;
+    if (s && !('text' in s)) {
+      const name = 'cmd' in s ? 'exec_command' : s.tool;
+      const args = 'cmd' in s ? { cmd: s.cmd, ...(s.args ?? {}) } : s.args;
+      const json = JSON.stringify(args).split('"$SESSION"').join(String(lastSession(body)));
+      item = { type: 'function_call', id: `fc_${n}`, call_id: callId(step), name, arguments: json, status: 'completed' };
+      rec.answered = { step, kind: 'call' };
+    } else {
+      const text = s && 'text' in s ? s.text : 'All steps done.';
+      item = { type: 'message', id: `msg_${n}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] };
+      rec.answered = { step, kind: 'text' };
+    }
+    const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 };
+    sse(res, [
+      { type: 'response.created', response: { id: rid } },
+      { type: 'response.output_item.added', output_index: 0, item },
+      { type: 'response.output_item.done', output_index: 0, item },
+      { type: 'response.completed', response: { id: rid, usage } },
+    ]);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = server.port;
   return {
     port,
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     callId,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections?.();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }
 

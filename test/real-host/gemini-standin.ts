@@ -5,8 +5,7 @@
  * Plays a fixed script of function calls and records every request, so a test can read the
  * functionResponse the real CLI sent to the "model" after each step.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { serveLoopback } from './loopback.js';
 
 export type GeminiStep = { tool: string; args: Record<string, unknown> } | { text: string };
 
@@ -42,66 +41,47 @@ function response(parts: unknown[]) {
 export async function startGeminiStandin(script: GeminiStep[]): Promise<GeminiStandin> {
   const requests: GeminiRequest[] = [];
   let seq = 0;
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let body: any = null;
-      try {
-        body = raw ? JSON.parse(raw) : null;
-      } catch {
-        body = raw;
-      }
-      const path = (req.url ?? '').split('?')[0];
-      const rec: GeminiRequest = { seq: ++seq, method: req.method ?? '', url: req.url ?? '', userAgent: req.headers['user-agent'], body, answered: '404' };
-      requests.push(rec);
-      const json = (status: number, v: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(v));
-      };
-      if (req.method === 'POST' && path.endsWith(':countTokens')) {
-        rec.answered = 'count_tokens';
-        return json(200, { totalTokens: 100 });
-      }
-      const stream = path.endsWith(':streamGenerateContent');
-      if (req.method !== 'POST' || !(stream || path.endsWith(':generateContent'))) {
-        return json(404, { error: { code: 404, message: `stand-in: no route for ${req.method} ${path}`, status: 'NOT_FOUND' } });
-      }
-      const hasShell = JSON.stringify(body?.tools ?? []).includes('run_shell_command');
-      let parts: unknown[];
-      if (!hasShell) {
-        // The model router's classification request (it validates these two keys).
-        rec.answered = 'router';
-        parts = [{ text: JSON.stringify({ complexity_reasoning: 'stand-in', complexity_score: 1 }) }];
+  const server = await serveLoopback((req, body, res) => {
+    const path = (req.url ?? '').split('?')[0];
+    const rec: GeminiRequest = { seq: ++seq, method: req.method ?? '', url: req.url ?? '', userAgent: req.headers['user-agent'], body, answered: '404' };
+    requests.push(rec);
+    const json = (status: number, v: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(v));
+    };
+    if (req.method === 'POST' && path.endsWith(':countTokens')) {
+      rec.answered = 'count_tokens';
+      return json(200, { totalTokens: 100 });
+    }
+    const stream = path.endsWith(':streamGenerateContent');
+    if (req.method !== 'POST' || !(stream || path.endsWith(':generateContent'))) {
+      return json(404, { error: { code: 404, message: `stand-in: no route for ${req.method} ${path}`, status: 'NOT_FOUND' } });
+    }
+    const hasShell = JSON.stringify(body?.tools ?? []).includes('run_shell_command');
+    let parts: unknown[];
+    if (!hasShell) {
+      // The model router's classification request (it validates these two keys).
+      rec.answered = 'router';
+      parts = [{ text: JSON.stringify({ complexity_reasoning: 'stand-in', complexity_score: 1 }) }];
+    } else {
+      const s = script[stepOf(body)];
+      if (s && 'tool' in s) {
+        rec.answered = 'tool';
+        parts = [{ functionCall: { name: s.tool, args: s.args } }];
       } else {
-        const s = script[stepOf(body)];
-        if (s && 'tool' in s) {
-          rec.answered = 'tool';
-          parts = [{ functionCall: { name: s.tool, args: s.args } }];
-        } else {
-          rec.answered = 'text';
-          parts = [{ text: s && 'text' in s ? s.text : 'All steps done.' }];
-        }
+        rec.answered = 'text';
+        parts = [{ text: s && 'text' in s ? s.text : 'All steps done.' }];
       }
-      if (!stream) return json(200, response(parts));
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      res.end(`data: ${JSON.stringify(response(parts))}\r\n\r\n`);
-    });
+    }
+    if (!stream) return json(200, response(parts));
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.end(`data: ${JSON.stringify(response(parts))}\r\n\r\n`);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = server.port;
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections?.();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }
 

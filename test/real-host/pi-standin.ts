@@ -6,8 +6,7 @@
  * request) answers with a `bash` tool call or a final text. Every request is recorded, so a
  * test reads the tool message Pi sent to the "model" after each step.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { serveLoopback } from './loopback.js';
 
 /** One assistant turn: a bash call, several bash calls in one message (Pi runs them in parallel), or the final text. */
 export type PiStep = { bash: string } | { parallel: string[] } | { text: string };
@@ -41,61 +40,43 @@ export async function startPiStandin(script: PiStep[], tag = 'pi'): Promise<PiSt
   const requests: PiRequest[] = [];
   const callId = (step: number, k = 0) => `call_${tag}_${String(step).padStart(2, '0')}${k ? `_${k}` : ''}`;
   let seq = 0;
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      let body: any = null;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {
-        body = null;
-      }
-      const rec: PiRequest = { seq: ++seq, url: req.url ?? '', body, answered: { step: null, kind: '404' } };
-      requests.push(rec);
-      const path = (req.url ?? '').split('?')[0];
-      if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: `stand-in: no route for ${req.method} ${path}` } }));
-        return;
-      }
-      const model = typeof body?.model === 'string' ? body.model : 'standin';
-      const id = `chatcmpl-${tag}-${rec.seq}`;
-      const step = stepOf(body);
-      const s = script[step];
-      const events: unknown[] = [];
-      if (s && ('bash' in s || 'parallel' in s)) {
-        rec.answered = { step, kind: 'tool' };
-        const commands = 'bash' in s ? [s.bash] : s.parallel;
-        const calls = commands.map((command, k) => ({ index: k, id: callId(step, k), type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command }) } }));
-        events.push(chunk(id, model, { delta: { role: 'assistant', content: null, tool_calls: calls }, finish_reason: null }));
-        events.push(chunk(id, model, { delta: {}, finish_reason: 'tool_calls' }));
-      } else {
-        rec.answered = { step, kind: 'text' };
-        const text = s && 'text' in s ? s.text : 'All steps done.';
-        events.push(chunk(id, model, { delta: { role: 'assistant', content: text }, finish_reason: null }));
-        events.push(chunk(id, model, { delta: {}, finish_reason: 'stop' }));
-      }
-      events.push(chunk(id, model, null, { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 }));
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-      for (const e of events) res.write(`data: ${JSON.stringify(e)}\n\n`);
-      res.end('data: [DONE]\n\n');
-    });
+  const server = await serveLoopback((req, body, res) => {
+    const rec: PiRequest = { seq: ++seq, url: req.url ?? '', body, answered: { step: null, kind: '404' } };
+    requests.push(rec);
+    const path = (req.url ?? '').split('?')[0];
+    if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `stand-in: no route for ${req.method} ${path}` } }));
+      return;
+    }
+    const model = typeof body?.model === 'string' ? body.model : 'standin';
+    const id = `chatcmpl-${tag}-${rec.seq}`;
+    const step = stepOf(body);
+    const s = script[step];
+    const events: unknown[] = [];
+    if (s && ('bash' in s || 'parallel' in s)) {
+      rec.answered = { step, kind: 'tool' };
+      const commands = 'bash' in s ? [s.bash] : s.parallel;
+      const calls = commands.map((command, k) => ({ index: k, id: callId(step, k), type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command }) } }));
+      events.push(chunk(id, model, { delta: { role: 'assistant', content: null, tool_calls: calls }, finish_reason: null }));
+      events.push(chunk(id, model, { delta: {}, finish_reason: 'tool_calls' }));
+    } else {
+      rec.answered = { step, kind: 'text' };
+      const text = s && 'text' in s ? s.text : 'All steps done.';
+      events.push(chunk(id, model, { delta: { role: 'assistant', content: text }, finish_reason: null }));
+      events.push(chunk(id, model, { delta: {}, finish_reason: 'stop' }));
+    }
+    events.push(chunk(id, model, null, { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 }));
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    for (const e of events) res.write(`data: ${JSON.stringify(e)}\n\n`);
+    res.end('data: [DONE]\n\n');
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = server.port;
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
     callId,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections?.();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }
 

@@ -4,8 +4,8 @@
  * Plays a fixed script of tool calls over SSE and records every request, so a test can read
  * the tool_result the real Claude Code CLI sent to the "model" after each step.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import { serveLoopback } from './loopback.js';
 
 export type Step =
   | { tool: string; input: Record<string, unknown> }
@@ -84,98 +84,79 @@ export async function startStandin(script: Step[], opts: StandinOptions = {}): P
   let seq = 0;
   let msgSeq = 0;
 
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let body: any = null;
-      try {
-        body = raw ? JSON.parse(raw) : null;
-      } catch {
-        body = raw;
-      }
-      const path = (req.url ?? '').split('?')[0];
-      const rec: RecordedRequest = {
-        seq: ++seq,
-        time: new Date().toISOString(),
-        method: req.method ?? '',
-        url: req.url ?? '',
-        headers: {
-          'anthropic-version': req.headers['anthropic-version'],
-          'anthropic-beta': req.headers['anthropic-beta'],
-          'x-app': req.headers['x-app'],
-          'user-agent': req.headers['user-agent'],
-        },
-        body,
-        answered: { step: null, kind: '404' },
-      };
-      requests.push(rec);
-      if (req.method === 'POST' && path === '/v1/messages/count_tokens') {
-        rec.answered.kind = 'count_tokens';
-        const n = opts.countTokens ? opts.countTokens(body) : 100;
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ input_tokens: n }));
-        return;
-      }
-      if (req.method === 'GET' && path === '/v1/models') {
-        rec.answered.kind = 'models';
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ data: [{ type: 'model', id: 'claude-opus-5-5', display_name: 'stand-in', created_at: '2026-01-01T00:00:00Z' }], has_more: false, first_id: null, last_id: null }));
-        return;
-      }
-      if (req.method === 'POST' && path === '/v1/messages') {
-        const model = typeof body?.model === 'string' ? body.model : 'claude-opus-5-5';
-        const id = `msg_${String(++msgSeq).padStart(4, '0')}`;
-        const hasBash = Array.isArray(body?.tools) && body.tools.some((t: any) => t?.name === 'Bash');
-        const step = stepOf(body);
-        const s = hasBash ? script[step] : undefined;
-        if (s && 'tool' in s) {
-          rec.answered = { step, kind: 'tool' };
-          const events = message(
-            model,
-            id,
-            { type: 'tool_use', id: toolUseId(step), name: s.tool, input: {} },
-            { type: 'input_json_delta', partial_json: JSON.stringify(s.input) },
-            'tool_use',
-          );
-          if (body?.stream === false) {
-            res.writeHead(200, { 'content-type': 'application/json' });
-            res.end(JSON.stringify({ id, type: 'message', role: 'assistant', model, content: [{ type: 'tool_use', id: toolUseId(step), name: s.tool, input: s.input }], stop_reason: 'tool_use', stop_sequence: null, usage: { input_tokens: 100, output_tokens: 10 } }));
-            return;
-          }
-          sse(res, events);
-          return;
-        }
-        const text = s && 'text' in s ? s.text : 'All steps done.';
-        rec.answered = { step: hasBash ? step : null, kind: 'text' };
+  const server = await serveLoopback((req, body, res) => {
+    const path = (req.url ?? '').split('?')[0];
+    const rec: RecordedRequest = {
+      seq: ++seq,
+      time: new Date().toISOString(),
+      method: req.method ?? '',
+      url: req.url ?? '',
+      headers: {
+        'anthropic-version': req.headers['anthropic-version'],
+        'anthropic-beta': req.headers['anthropic-beta'],
+        'x-app': req.headers['x-app'],
+        'user-agent': req.headers['user-agent'],
+      },
+      body,
+      answered: { step: null, kind: '404' },
+    };
+    requests.push(rec);
+    if (req.method === 'POST' && path === '/v1/messages/count_tokens') {
+      rec.answered.kind = 'count_tokens';
+      const n = opts.countTokens ? opts.countTokens(body) : 100;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ input_tokens: n }));
+      return;
+    }
+    if (req.method === 'GET' && path === '/v1/models') {
+      rec.answered.kind = 'models';
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ data: [{ type: 'model', id: 'claude-opus-5-5', display_name: 'stand-in', created_at: '2026-01-01T00:00:00Z' }], has_more: false, first_id: null, last_id: null }));
+      return;
+    }
+    if (req.method === 'POST' && path === '/v1/messages') {
+      const model = typeof body?.model === 'string' ? body.model : 'claude-opus-5-5';
+      const id = `msg_${String(++msgSeq).padStart(4, '0')}`;
+      const hasBash = Array.isArray(body?.tools) && body.tools.some((t: any) => t?.name === 'Bash');
+      const step = stepOf(body);
+      const s = hasBash ? script[step] : undefined;
+      if (s && 'tool' in s) {
+        rec.answered = { step, kind: 'tool' };
+        const events = message(
+          model,
+          id,
+          { type: 'tool_use', id: toolUseId(step), name: s.tool, input: {} },
+          { type: 'input_json_delta', partial_json: JSON.stringify(s.input) },
+          'tool_use',
+        );
         if (body?.stream === false) {
           res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ id, type: 'message', role: 'assistant', model, content: [{ type: 'text', text }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 100, output_tokens: 10 } }));
+          res.end(JSON.stringify({ id, type: 'message', role: 'assistant', model, content: [{ type: 'tool_use', id: toolUseId(step), name: s.tool, input: s.input }], stop_reason: 'tool_use', stop_sequence: null, usage: { input_tokens: 100, output_tokens: 10 } }));
           return;
         }
-        sse(res, message(model, id, { type: 'text', text: '' }, { type: 'text_delta', text }, 'end_turn'));
+        sse(res, events);
         return;
       }
-      res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `stand-in: no route for ${req.method} ${path}` } }));
-    });
+      const text = s && 'text' in s ? s.text : 'All steps done.';
+      rec.answered = { step: hasBash ? step : null, kind: 'text' };
+      if (body?.stream === false) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ id, type: 'message', role: 'assistant', model, content: [{ type: 'text', text }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 100, output_tokens: 10 } }));
+        return;
+      }
+      sse(res, message(model, id, { type: 'text', text: '' }, { type: 'text_delta', text }, 'end_turn'));
+      return;
+    }
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `stand-in: no route for ${req.method} ${path}` } }));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = server.port;
   return {
     port,
     url: `http://127.0.0.1:${port}`,
     requests,
     toolUseId,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections?.();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }
 
