@@ -7,6 +7,8 @@
  * (a loader in omni's hook, and EROFS in a read-only sandbox).
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 export interface BoundedRun {
   exitCode: number | null;
@@ -45,4 +47,35 @@ export async function runBounded(bin: string, args: string[], opts: { cwd: strin
   // Leftover hook or exec processes of this run live in the same group: end them too.
   killGroup('SIGKILL');
   return { exitCode, signal, timedOut, stdout, stderr };
+}
+
+/**
+ * The clean environment a host CLI runs in: a temporary HOME (nothing of the developer's own
+ * config is read or written), omni's store in the run's directory, no update notices.
+ */
+export function hostEnv(dirs: { home: string; tmp?: string; omniHome: string }): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: dirs.home,
+    ...(dirs.tmp ? { TMPDIR: dirs.tmp } : {}),
+    USER: process.env.USER ?? 'dev',
+    LANG: 'C.UTF-8',
+    TERM: 'dumb',
+    SHELL: '/bin/bash',
+    OMNI_HOME: dirs.omniHome,
+    // npm's update notice would make outputs differ from run to run
+    NO_UPDATE_NOTIFIER: '1',
+    npm_config_update_notifier: 'false',
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
+  };
+}
+
+/** omni's diagnostics log of a run ('' when omni wrote none). */
+export function readOmniLog(omniHome: string): string {
+  try {
+    return readFileSync(join(omniHome, 'omni.log'), 'utf8');
+  } catch {
+    return '';
+  }
 }

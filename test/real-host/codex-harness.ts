@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eventKey, hooksPath, omniHooksWithKeys, trustHash, userConfigPath } from '../../lib/hosts/codex-install.js';
 import { readSettings } from '../../lib/hosts/hook-config.js';
-import { runBounded } from './bounded-run.js';
+import { hostEnv, readOmniLog, runBounded } from './bounded-run.js';
 import { outputFor, startCodexStandin, type CodexRequest, type CodexStep } from './codex-standin.js';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -150,18 +150,7 @@ export async function runCodex(opts: CodexRunOptions): Promise<CodexRunResult> {
     writeFileSync(p, content);
   }
   const standin = await startCodexStandin(opts.script, { tag: opts.tag });
-  const baseEnv: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: home,
-    CODEX_HOME: codexHome,
-    USER: process.env.USER ?? 'dev',
-    LANG: 'C.UTF-8',
-    TERM: 'dumb',
-    SHELL: '/bin/bash',
-    OMNI_HOME: omniHome,
-    STANDIN_API_KEY: 'sk-standin-dummy',
-    NO_UPDATE_NOTIFIER: '1',
-  };
+  const baseEnv: Record<string, string> = { ...hostEnv({ home, omniHome }), CODEX_HOME: codexHome, STANDIN_API_KEY: 'sk-standin-dummy' };
   // A custom provider: the stand-in speaks the Responses API on loopback; no retries, so a
   // broken stand-in fails fast instead of backing off.
   const configText = [
@@ -214,12 +203,7 @@ export async function runCodex(opts: CodexRunOptions): Promise<CodexRunResult> {
   const callIds = opts.script.map((_, i) => standin.callId(i));
   const outputs = opts.script.map((s, i) => ('text' in s ? null : outputFor(standin.requests, standin.callId(i))?.text ?? null));
   writeFileSync(join(dir, 'requests.jsonl'), standin.requests.map((r) => JSON.stringify(r)).join('\n'));
-  let omniLog = '';
-  try {
-    omniLog = readFileSync(join(omniHome, 'omni.log'), 'utf8');
-  } catch {
-    /* none */
-  }
+  const omniLog = readOmniLog(omniHome);
   return {
     dir,
     proj,

@@ -7,11 +7,11 @@
  * CLI's own process group, by the PID we spawned.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runBounded } from './bounded-run.js';
+import { hostEnv, readOmniLog, runBounded } from './bounded-run.js';
 import { functionResults, startGeminiStandin, type FunctionResult, type GeminiRequest, type GeminiStep } from './gemini-standin.js';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -79,20 +79,7 @@ export async function runGemini(opts: GeminiRunOptions): Promise<GeminiRunResult
     writeFileSync(join(proj, name), content);
   }
   const omniHome = join(dir, 'omni-home');
-  const baseEnv: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: home,
-    TMPDIR: tmp,
-    USER: process.env.USER ?? 'dev',
-    LANG: 'C.UTF-8',
-    TERM: 'dumb',
-    SHELL: '/bin/bash',
-    OMNI_HOME: omniHome,
-    NO_UPDATE_NOTIFIER: '1',
-    npm_config_update_notifier: 'false',
-    npm_config_fund: 'false',
-    npm_config_audit: 'false',
-  };
+  const baseEnv = hostEnv({ home, tmp, omniHome });
   let initOutput = '';
   if (!opts.after) {
     writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify(BASE_SETTINGS, null, 2) + '\n');
@@ -125,12 +112,7 @@ export async function runGemini(opts: GeminiRunOptions): Promise<GeminiRunResult
   const { exitCode, timedOut, stdout, stderr } = await runBounded(geminiBin(), args, { cwd: proj, env, timeoutMs: opts.timeoutMs ?? 120_000 });
   await standin.close();
   writeFileSync(join(dir, `requests-${Date.now()}.jsonl`), standin.requests.map((r) => JSON.stringify(r)).join('\n'));
-  let omniLog = '';
-  try {
-    omniLog = readFileSync(join(omniHome, 'omni.log'), 'utf8');
-  } catch {
-    /* none */
-  }
+  const omniLog = readOmniLog(omniHome);
   return {
     dir,
     home,

@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runBounded } from './bounded-run.js';
+import { hostEnv, runBounded } from './bounded-run.js';
 import { startStandin, toolResultFor, type RecordedRequest, type Step } from './standin.js';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -115,21 +115,7 @@ export async function runClaude(opts: RunOptions): Promise<RunResult> {
     writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify(opts.userSettings, null, 2).split('{{PROJ}}').join(proj));
   }
   const omniHome = join(dir, 'omni-home');
-  const baseEnv: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: home,
-    TMPDIR: tmp,
-    USER: process.env.USER ?? 'dev',
-    LANG: 'C.UTF-8',
-    TERM: 'dumb',
-    SHELL: '/bin/bash',
-    OMNI_HOME: omniHome,
-    // npm's update notice would make outputs differ from run to run
-    NO_UPDATE_NOTIFIER: '1',
-    npm_config_update_notifier: 'false',
-    npm_config_fund: 'false',
-    npm_config_audit: 'false',
-  };
+  const baseEnv = hostEnv({ home, tmp, omniHome });
 
   // Install omni exactly as a user would: the real `omni init`, against this HOME.
   let initOutput = '';
