@@ -41,6 +41,10 @@ export async function omniRun(opts: ToolOptions, a: { command: string; cwd?: str
   // result: Claude Code 2.1.332 cuts the middle out of an error result over ~10,000 characters
   // (measured: test/mcp/claude-mcp.test.ts), and a failure must reach the model verbatim.
   // isError is kept for omni's own errors (bad input, a directory that does not exist).
+  // No structuredContent ({status, result}) on purpose: Claude Code 2.1.332 hands the model the
+  // structured JSON instead of the text when both are present (measured with
+  // test/mcp/claude-mcp.test.ts), so the output would arrive JSON-escaped. The status is the
+  // `exit code: N` item.
   return { content, isError: false };
 }
 
