@@ -67,3 +67,13 @@ t.test('doctor shows every installed host with its tier', { skip: missing.length
   t.ok(gone.hosts.every((h: { wired: boolean }) => !h.wired), 'uninstall unwired every host');
   t.same(JSON.parse(readFileSync(join(home, '.gemini', 'settings.json'), 'utf8')).hooks ?? {}, {}, 'no omni hook left in Gemini\'s settings');
 });
+
+t.test('init without a host flag, not on a terminal, wires Claude Code and names the other hosts it found', { skip: missing.length || !existsSync(OMNI) ? `needs ${missing.join(', ') || 'dist/omni.cjs'}` : false }, async (t) => {
+  const home = mkdtempSync(join(tmpdir(), 'omni-init-home-'));
+  const proj = mkdtempSync(join(tmpdir(), 'omni-init-proj-'));
+  const r = omni(['init'], home, proj);
+  t.equal(r.status, 0, r.stderr);
+  t.match(r.stdout, /also found .*Codex CLI \(omni init --codex\).*Gemini CLI \(omni init --gemini\)/);
+  const d = JSON.parse(omni(['doctor', '--json'], home, proj).stdout);
+  t.same(d.hosts.filter((h: { wired: boolean }) => h.wired).map((h: { id: string }) => h.id), ['claude'], 'only Claude Code wired');
+});
