@@ -55,14 +55,19 @@ function pad(s: string, n: number): string {
 export function renderTable(hosts: HostStatus[]): string {
   const health = (h: HostStatus) => (h.problems.some((p) => p.status === 'fail') ? 'FAIL' : h.problems.length ? 'warn' : 'ok');
   // A wired host with a failing problem gets nothing from omni yet: its tier is what it would get.
-  const rows = hosts.map((h) => [h.name, h.detected ? h.version ?? 'found' : 'not found', h.wired ? 'yes' : 'no', h.wired ? h.tier : '-', h.wired || h.detected ? health(h) : '']);
+  const rows = hosts.map((h) => [h.name, h.detected ? h.version ?? 'found' : 'not found', h.wired ? 'yes' : 'no', h.wired ? h.tier : '-', h.wired ? health(h) : '']);
   const head = ['host', 'installed', 'wired', 'tier', 'status'];
   const w = head.map((_, c) => Math.max(head[c].length, ...rows.map((r) => r[c].length)) + 2);
   const line = (r: string[]) => r.map((x, c) => pad(x, w[c])).join('').trimEnd();
   const out = [line(head), ...rows.map(line)];
   for (const h of hosts) {
     if (!h.detected && !h.wired) continue;
-    out.push(`${h.name}:${h.wired && h.note ? ` ${h.note}` : ''}`);
+    if (!h.wired) {
+      // Its checks would only say "not wired" in many words.
+      out.push(`${h.name}: found, not wired (omni init --${h.id})`);
+      continue;
+    }
+    out.push(`${h.name}:${h.note ? ` ${h.note}` : ''}`);
     if (h.checks) for (const c of h.checks) out.push(`  ${c.status === 'ok' ? 'ok  ' : c.status === 'warn' ? 'warn' : 'FAIL'}  ${c.name}: ${c.detail}`);
     else for (const p of h.problems) out.push(`  ${p.status === 'fail' ? 'FAIL' : 'warn'}  ${p.what}\n        fix: ${p.fix}`);
   }
