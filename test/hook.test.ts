@@ -287,3 +287,49 @@ t.test('fuzzed payloads never crash the hook: every answer is nothing or one val
   }
   t.comment(`${replies} of 150 fuzzed payloads got a reply`);
 });
+
+t.test('fuzzed Codex and Gemini payloads never crash the hook, and a failure never gets a reply', async (t) => {
+  const { readdirSync } = await import('node:fs');
+  const fixtures = join(import.meta.dirname ?? '.', 'fixtures', 'hosts');
+  const files: string[] = [];
+  for (const host of ['codex', 'gemini']) {
+    for (const n of readdirSync(join(fixtures, host))) {
+      if (!n.endsWith('.json')) continue;
+      const j = JSON.parse(readFileSync(join(fixtures, host, n), 'utf8'));
+      if (j && typeof j === 'object' && typeof j.hook_event_name === 'string') files.push(join(fixtures, host, n));
+    }
+  }
+  t.ok(files.length >= 10, `${files.length} captured payloads`);
+  let seed = 11;
+  const r = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const weird = [null, 0, -1, '', 'x', true, [], {}, { llmContent: 5 }, 'Exit Code: 1', '\u0000'];
+  const fresh = { ...env, OMNI_HOME: mkdtempSync(join(tmpdir(), 'omni-hook-fuzz-hosts-')), OMNI_REPLACE_AS_ERROR: '1' };
+  let replies = 0;
+  for (let i = 0; i < 120; i++) {
+    const p = JSON.parse(readFileSync(files[i % files.length], 'utf8'));
+    const stack: Record<string, unknown>[] = [p];
+    for (const k of ['tool_input', 'tool_response']) if (p[k] && typeof p[k] === 'object') stack.push(p[k]);
+    for (let j = 0; j < 1 + Math.floor(r() * 3); j++) {
+      const o = stack[Math.floor(r() * stack.length)];
+      const keys = Object.keys(o);
+      const k = keys[Math.floor(r() * keys.length)];
+      if (k === undefined) continue;
+      if (r() < 0.3) delete o[k];
+      else o[k] = JSON.parse(JSON.stringify(weird[Math.floor(r() * weird.length)]));
+    }
+    const name = ['hook', 'post-hook', 'pre-hook', 'session-start'][i % 4];
+    let out: string;
+    try {
+      out = await run(name, p, fresh);
+    } catch (err) {
+      t.fail(`runHook threw on variant ${i}: ${(err as Error).message}`);
+      continue;
+    }
+    if (out === '') continue;
+    replies++;
+    t.doesNotThrow(() => JSON.parse(out), `variant ${i}: one JSON object`);
+    const text = JSON.stringify(p.tool_response ?? '');
+    t.notMatch(text, /Exit Code: [1-9]|exit_code":\s*[1-9]/, `variant ${i}: a reply only for output that does not state a failure`);
+  }
+  t.comment(`${replies} of 120 fuzzed payloads got a reply`);
+});
