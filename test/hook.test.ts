@@ -245,6 +245,20 @@ t.test('the pre-hook does not rewrite a command a deny or ask rule matches, and 
   t.equal(other.rewrite, false, 'default mode without an allow rule: left alone (the host would refuse or prompt for the wrapper)');
 });
 
+/** One to three random edits (a key deleted or set to a weird value) in a payload or its tool fields. */
+function mutate(p: Record<string, unknown>, r: () => number, weird: unknown[]): void {
+  const stack: Record<string, unknown>[] = [p];
+  for (const k of ['tool_input', 'tool_response']) if (p[k] && typeof p[k] === 'object') stack.push(p[k] as Record<string, unknown>);
+  for (let j = 0; j < 1 + Math.floor(r() * 3); j++) {
+    const o = stack[Math.floor(r() * stack.length)];
+    const keys = Object.keys(o);
+    const k = keys[Math.floor(r() * keys.length)];
+    if (k === undefined) continue;
+    if (r() < 0.3) delete o[k];
+    else o[k] = JSON.parse(JSON.stringify(weird[Math.floor(r() * weird.length)]));
+  }
+}
+
 t.test('fuzzed payloads never crash the hook: every answer is nothing or one valid reply for its event', async (t) => {
   const { readdirSync } = await import('node:fs');
   const { PostToolUseBashReply: BashR, PostToolUseReadReply: ReadR, PreToolUseReply: PreR, AdditionalContextReply: CtxR } = await import('../lib/hosts/claude-schemas.js');
@@ -256,16 +270,7 @@ t.test('fuzzed payloads never crash the hook: every answer is nothing or one val
   let replies = 0;
   for (let i = 0; i < 150; i++) {
     const p = sample(names[i % names.length]);
-    const stack: Record<string, unknown>[] = [p];
-    for (const k of ['tool_input', 'tool_response']) if (p[k] && typeof p[k] === 'object') stack.push(p[k]);
-    for (let j = 0; j < 1 + Math.floor(r() * 3); j++) {
-      const o = stack[Math.floor(r() * stack.length)];
-      const keys = Object.keys(o);
-      const k = keys[Math.floor(r() * keys.length)];
-      if (k === undefined) continue;
-      if (r() < 0.3) delete o[k];
-      else o[k] = JSON.parse(JSON.stringify(weird[Math.floor(r() * weird.length)]));
-    }
+    mutate(p, r, weird);
     if (r() < 0.5 && p.tool_response && typeof p.tool_response === 'object' && typeof (p.tool_response as { stdout?: unknown }).stdout === 'string') {
       (p.tool_response as { stdout: string }).stdout = noisyOutput();
     }
@@ -307,16 +312,7 @@ t.test('fuzzed Codex and Gemini payloads never crash the hook, and a failure nev
   let replies = 0;
   for (let i = 0; i < 120; i++) {
     const p = JSON.parse(readFileSync(files[i % files.length], 'utf8'));
-    const stack: Record<string, unknown>[] = [p];
-    for (const k of ['tool_input', 'tool_response']) if (p[k] && typeof p[k] === 'object') stack.push(p[k]);
-    for (let j = 0; j < 1 + Math.floor(r() * 3); j++) {
-      const o = stack[Math.floor(r() * stack.length)];
-      const keys = Object.keys(o);
-      const k = keys[Math.floor(r() * keys.length)];
-      if (k === undefined) continue;
-      if (r() < 0.3) delete o[k];
-      else o[k] = JSON.parse(JSON.stringify(weird[Math.floor(r() * weird.length)]));
-    }
+    mutate(p, r, weird);
     const name = ['hook', 'post-hook', 'pre-hook', 'session-start'][i % 4];
     let out: string;
     try {
