@@ -11,26 +11,11 @@
  * 4. Rules given on the host's command line (`--settings`, `--allowedTools`, …) cannot be read
  *    by a hook: no rewrite at all.
  */
-import { readFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
 import type { JsonObject, PreToolInput, RewriteDecision } from './adapter.js';
 import { checkBashCommand, loadPermissionRules } from './claude-permissions.js';
+import { ancestorArgs } from './process-tree.js';
 
 export const RULE_FLAGS = ['--settings', '--disallowedTools', '--disallowed-tools', '--allowedTools', '--allowed-tools', '--permission-prompt-tool'];
-
-function argsOf(pid: number): { ppid: number; args: string[] } | null {
-  try {
-    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((a) => a !== '');
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    return { ppid, args };
-  } catch {
-    if (process.platform === 'linux') return null;
-    const r = spawnSync('ps', ['-o', 'ppid=,args=', '-p', String(pid)], { encoding: 'utf8', timeout: 2000 });
-    const m = /^\s*(\d+)\s+(.*)$/.exec((r.stdout ?? '').trim());
-    return m ? { ppid: Number(m[1]), args: m[2].split(/\s+/) } : null;
-  }
-}
 
 /**
  * Permission rules can also come from the host's command line (the Agent SDK passes its options
@@ -38,15 +23,11 @@ function argsOf(pid: number): { ppid: number; args: string[] } | null {
  * omni does not rewrite. Returns the flag found, or null.
  */
 export function hostCommandLineRules(startPid: number = process.ppid, maxDepth = 6): string | null {
-  let pid = startPid;
-  for (let i = 0; i < maxDepth && pid > 1; i++) {
-    const a = argsOf(pid);
-    if (!a) return null;
-    for (const arg of a.args) {
+  for (const args of ancestorArgs(startPid, maxDepth)) {
+    for (const arg of args) {
       const flag = RULE_FLAGS.find((f) => arg === f || arg.startsWith(f + '='));
       if (flag) return flag;
     }
-    pid = a.ppid;
   }
   return null;
 }

@@ -12,9 +12,10 @@
  * trust itself: reviewing a hook is the user's step (`/hooks` in the TUI). Doctor reads it.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { readText } from './read-text.js';
 import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from './adapter.js';
 import { cliVersion, missingInCommand, which, cliProblems } from './detect.js';
 import { installHookFile, uninstallHookFile, isObj, isOmniHandler, readSettings, type Obj, type OmniHookSpec } from './hook-config.js';
@@ -184,14 +185,6 @@ function realpathOr(file: string): string {
     return realpathSync(file);
   } catch {
     return file;
-  }
-}
-
-function readText(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return null;
   }
 }
 

@@ -8,9 +8,10 @@
  * JSON handling (atomic write, backup, indentation kept, byte-identical on a second run) is
  * ./hook-config.ts's readSettings/writeSettings.
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
+import { readText } from './read-text.js';
 import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from './adapter.js';
 import { isObj, readSettings, SettingsError, writeSettings, writeTextFile, type Json, type Obj } from './hook-config.js';
 import { cliVersion, which } from './detect.js';
@@ -93,25 +94,11 @@ export function withoutOmniServer(json: Obj, file: string): Obj {
 
 /** Atomic text write with a backup of the previous file, unless the bytes would not change. */
 function writeText(file: string, text: string): { changed: boolean; backup: string | null } {
-  let before: string | null = null;
-  try {
-    before = readFileSync(file, 'utf8');
-  } catch {
-    /* absent */
-  }
-  return writeTextFile(file, before, text);
+  return writeTextFile(file, readText(file), text);
 }
 
 function isOmniRule(text: string): boolean {
   return text.includes(RULE_MARK);
-}
-
-function readText(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
 }
 
 /** Writes the rule; the caller has checked that any file already there is omni's. */

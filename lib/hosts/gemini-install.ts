@@ -9,7 +9,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from './adapter.js';
-import { which, cliProblems } from './detect.js';
+import { cliProblems, commandWords, which } from './detect.js';
 import { installHookFile, uninstallHookFile, isObj, omniHandlersIn, readSettings, type Obj, type OmniHookSpec } from './hook-config.js';
 
 /**
@@ -81,7 +81,7 @@ function readOrNull(file: string): { json: Obj | null; error?: string } {
 
 function commandBin(command: string): string | null {
   // `env -u NODE_EXTRA_CA_CERTS '<node>' '<abs omni.cjs>' --flag` or `'<abs bin>' --flag`.
-  const words = [...command.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]);
+  const words = commandWords(command);
   const flagAt = words.findIndex((w) => w.startsWith('--') && w !== '--');
   const bin = flagAt > 0 ? words[flagAt - 1] : null;
   return bin && bin.startsWith('/') ? bin : null;

@@ -12,9 +12,11 @@
  * - BeforeTool `tool_input` REPLACES the arguments and the CLI's policy engine then judges the
  *   rewritten command, so a rewrite is allowed only where no rule could see the difference.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { ancestorArgs } from './process-tree.js';
+import { readText } from './read-text.js';
 import { isObject, type HookInput, type HookKind, type HostAdapter, type JsonObject, type PostShellInput, type RewriteDecision } from './adapter.js';
 
 const KINDS: Record<string, HookKind> = {
@@ -201,28 +203,11 @@ export function rewritePolicy(input: { cwd?: string }, probe: GeminiRuleProbe): 
   return { rewrite: true, decision: null, reason: 'yolo mode, no policy rule or tools setting' };
 }
 
-function readText(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-}
-
 /** The argv of the nearest ancestor that is the Gemini CLI (Linux /proc). */
 export function procCliArgv(startPid: number = process.ppid): string[] | null {
   if (process.platform !== 'linux') return null;
-  let pid = startPid;
-  for (let depth = 0; depth < 8 && pid > 1; depth++) {
-    const raw = readText(`/proc/${pid}/cmdline`);
-    if (raw === null) return null;
-    const argv = raw.split('\0').filter((a) => a !== '');
+  for (const argv of ancestorArgs(startPid, 8)) {
     if (argv.some((a) => /(^|\/)gemini(\.js)?$/.test(a) || a.includes('/@google/gemini-cli/'))) return argv;
-    const stat = readText(`/proc/${pid}/stat`);
-    // `pid (comm) state ppid …`; comm may hold spaces and parentheses.
-    const m = stat ? /\)\s+\S+\s+(\d+)/.exec(stat.slice(stat.lastIndexOf(')'))) : null;
-    if (!m) return null;
-    pid = Number(m[1]);
   }
   return null;
 }
