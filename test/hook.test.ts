@@ -245,6 +245,21 @@ t.test('the pre-hook does not rewrite a command a deny or ask rule matches, and 
   t.equal(other.rewrite, false, 'default mode without an allow rule: left alone (the host would refuse or prompt for the wrapper)');
 });
 
+/** A deterministic pseudo-random sequence in [0, 1]: the same fuzz cases on every run. */
+function seeded(seed: number): () => number {
+  return () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+}
+
+/** The hook's answer, or null after recording a failure when runHook threw (it never may). */
+async function runOrFail(t: { fail(message: string): unknown }, i: number, name: string, p: Record<string, unknown>, e: NodeJS.ProcessEnv): Promise<string | null> {
+  try {
+    return await run(name, p, e);
+  } catch (err) {
+    t.fail(`runHook threw on variant ${i}: ${(err as Error).message}`);
+    return null;
+  }
+}
+
 /** One to three random edits (a key deleted or set to a weird value) in a payload or its tool fields. */
 function mutate(p: Record<string, unknown>, r: () => number, weird: unknown[]): void {
   const stack: Record<string, unknown>[] = [p];
@@ -263,8 +278,7 @@ t.test('fuzzed payloads never crash the hook: every answer is nothing or one val
   const { readdirSync } = await import('node:fs');
   const { PostToolUseBashReply: BashR, PostToolUseReadReply: ReadR, PreToolUseReply: PreR, AdditionalContextReply: CtxR } = await import('../lib/hosts/claude-schemas.js');
   const names = readdirSync(SAMPLES).filter((n) => n.endsWith('.json') && !n.includes('.reply.') && !n.includes('.transcript.') && !n.includes('persisted') && !n.includes('token-capped'));
-  let seed = 7;
-  const r = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const r = seeded(7);
   const weird = [null, 0, -1, '', 'x', true, [], {}, { a: [1] }, 'Bash', 'PostToolUse', '\u0000'];
   const fresh = { ...env, OMNI_HOME: mkdtempSync(join(tmpdir(), 'omni-hook-fuzz-')) };
   let replies = 0;
@@ -275,14 +289,8 @@ t.test('fuzzed payloads never crash the hook: every answer is nothing or one val
       (p.tool_response as { stdout: string }).stdout = noisyOutput();
     }
     const name = ['hook', 'post-hook', 'pre-hook', 'post-hook-failure', 'session-start'][i % 5];
-    let out: string;
-    try {
-      out = await run(name, p, fresh);
-    } catch (err) {
-      t.fail(`runHook threw on variant ${i}: ${(err as Error).message}`);
-      continue;
-    }
-    if (out === '') continue;
+    const out = await runOrFail(t, i, name, p, fresh);
+    if (out === null || out === '') continue;
     replies++;
     const reply = JSON.parse(out);
     const ev = reply.hookSpecificOutput?.hookEventName;
@@ -305,8 +313,7 @@ t.test('fuzzed Codex and Gemini payloads never crash the hook, and a failure nev
     }
   }
   t.ok(files.length >= 10, `${files.length} captured payloads`);
-  let seed = 11;
-  const r = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const r = seeded(11);
   const weird = [null, 0, -1, '', 'x', true, [], {}, { llmContent: 5 }, 'Exit Code: 1', '\u0000'];
   const fresh = { ...env, OMNI_HOME: mkdtempSync(join(tmpdir(), 'omni-hook-fuzz-hosts-')), OMNI_REPLACE_AS_ERROR: '1' };
   let replies = 0;
@@ -314,14 +321,8 @@ t.test('fuzzed Codex and Gemini payloads never crash the hook, and a failure nev
     const p = JSON.parse(readFileSync(files[i % files.length], 'utf8'));
     mutate(p, r, weird);
     const name = ['hook', 'post-hook', 'pre-hook', 'session-start'][i % 4];
-    let out: string;
-    try {
-      out = await run(name, p, fresh);
-    } catch (err) {
-      t.fail(`runHook threw on variant ${i}: ${(err as Error).message}`);
-      continue;
-    }
-    if (out === '') continue;
+    const out = await runOrFail(t, i, name, p, fresh);
+    if (out === null || out === '') continue;
     replies++;
     t.doesNotThrow(() => JSON.parse(out), `variant ${i}: one JSON object`);
     const text = JSON.stringify(p.tool_response ?? '');
