@@ -128,7 +128,10 @@ async function distil(ctx: PipelineContext, text: string, env: NodeJS.ProcessEnv
 async function postShell(host: HostAdapter, p: JsonObject, input: PostShellInput, env: NodeJS.ProcessEnv): Promise<string> {
   // Hosts without a failure event (Gemini, Codex) bring failures here: remember them the way
   // a failure event would, and leave the output alone.
-  if (input.failed === true) return postToolFailure({ ...input, kind: 'post-tool-failure', error: input.output, interrupted: false }, env);
+  if (input.failed === true) {
+    const error = input.exitCode === undefined ? input.output : `Exit code ${input.exitCode}\n${input.output}`;
+    return postToolFailure({ ...input, kind: 'post-tool-failure', error, interrupted: false }, env);
+  }
   if (input.failed !== false) return '';
   if (host.replacesAsError && env.OMNI_REPLACE_AS_ERROR !== '1') return '';
   const command = input.command;

@@ -56,6 +56,8 @@ export type HookInput =
        * cannot tell; omni then treats it as a failure and leaves it alone.
        */
       failed: boolean | null;
+      /** The exit code, when the host says it (a failure is remembered with it). */
+      exitCode?: number;
     })
   | (Common & { kind: 'post-tool'; tool: 'read'; path: string; content: string; startLine: number })
   | (Common & { kind: 'post-tool-failure'; tool: 'shell'; command: string; error: string; interrupted: boolean })

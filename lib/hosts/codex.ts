@@ -189,10 +189,8 @@ function read(p: JsonObject): HookInput | null {
       if (typeof p.tool_response !== 'string') return null;
       const command = p.tool_input.command;
       const code = commandExitCode(p.transcript_path, p.tool_use_id);
-      if (code !== null && code !== 0) {
-        // A known failure: session memory records it; nothing is replied (it stays verbatim).
-        return { ...common, kind: 'post-tool-failure', tool: 'shell', command, error: `Exit code ${code}\n${p.tool_response}`, interrupted: false };
-      }
+      // A known failure is remembered by the door and never replied to (it stays verbatim).
+      if (code !== null && code !== 0) return { ...common, kind: 'post-tool', tool: 'shell', command, output: p.tool_response, failed: true, exitCode: code };
       return { ...common, kind: 'post-tool', tool: 'shell', command, output: p.tool_response, failed: code === 0 ? false : null };
     }
     case 'SessionStart':

@@ -117,10 +117,10 @@ t.test('failures: the exit code comes from the rollout; the output would not tel
   for (const [name, code] of [['PostToolUse.Bash.ls-nonexistent', 2], ['PostToolUse.Bash.stdout-stderr-exit3', 3]] as const) {
     const p = withRollout(name, 'rollout.bypass');
     t.notMatch(String(p.tool_response), /exit|code/i, `${name}: no exit code in the payload`);
-    const i = codex.read(p) as Extract<HookInput, { kind: 'post-tool-failure' }>;
-    t.equal(i.kind, 'post-tool-failure', `${name}: read as a failure`);
-    t.equal(i.error, `Exit code ${code}\n${p.tool_response}`);
-    t.equal(i.interrupted, false);
+    const i = codex.read(p) as Extract<HookInput, { kind: 'post-tool'; tool: 'shell' }>;
+    t.equal(i.failed, true, `${name}: read as a failure`);
+    t.equal(i.exitCode, code);
+    t.equal(i.output, p.tool_response);
     t.equal(codex.kindOf(String(p.hook_event_name)), 'post-tool', 'still served by --post-hook');
   }
 });
@@ -434,8 +434,20 @@ t.test('the hook door answers Codex payloads in Codex shape (real store)', async
   t.match(reply.reason, /omni retrieve [0-9a-f]{16}/);
   t.ok(reply.reason.trimEnd().endsWith('added 300 packages in 3s'));
 
-  const failed = { ...withRollout('PostToolUse.Bash.ls-nonexistent', 'rollout.bypass'), tool_response: noisy };
+  const failed: JsonObject = { ...withRollout('PostToolUse.Bash.ls-nonexistent', 'rollout.bypass'), tool_response: noisy };
   t.equal(await hook('post-hook', failed), '', 'exit 2 (from the rollout): no reply, the output stays verbatim');
+  {
+    const { openStore } = await import('../../lib/store/open.js');
+    const { lastError } = await import('../../lib/store/memory.js');
+    const store = openStore({ home: env.OMNI_HOME });
+    try {
+      const last = lastError(store, String(failed.cwd));
+      t.equal(last?.command, String((failed.tool_input as JsonObject).command), 'the failure is remembered');
+      t.match(last?.excerpt ?? '', /^Exit code 2\n/, 'with the exit code the rollout gave');
+    } finally {
+      store.close();
+    }
+  }
   const unknown = { ...fx('PostToolUse.Bash.ephemeral'), tool_response: noisy };
   t.equal(await hook('post-hook', unknown), '', 'exit unknown: no reply');
 
