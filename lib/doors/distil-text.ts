@@ -7,6 +7,12 @@ import type { PipelineContext } from '../pipeline/types.js';
 import type { Store } from '../store/open.js';
 import type { LazyStore } from './store-access.js';
 
+/**
+ * A host that cut a long output points at a file with all of it; omni distils that file, up to
+ * this size. Larger ones are left to the host's own cut (a hook has a time budget too).
+ */
+export const MAX_FULL_OUTPUT_BYTES = 64 * 1024 * 1024;
+
 export interface Distilled {
   output: string;
   changed: boolean;

@@ -14,7 +14,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { PipelineContext } from '../pipeline/types.js';
 import { logDiagnostic } from './diagnostics.js';
-import type { AfterDistil, Distilled } from './distil-text.js';
+import { MAX_FULL_OUTPUT_BYTES, type AfterDistil, type Distilled } from './distil-text.js';
 import { isObject, type HookInput, type HookKind, type HostAdapter, type JsonObject, type PostReadInput, type PostShellInput, type PreToolInput } from '../hosts/adapter.js';
 import { hostFor } from '../hosts/registry.js';
 import { hasPassthroughPrefix, isOmniOwnCommand, omniExecOriginal } from '../hosts/omni-command.js';
@@ -30,8 +30,6 @@ export const HOOK_NAMES: Record<string, HookKind | null> = {
   hook: null,
 };
 
-/** Larger persisted outputs are left to the host (a hook has a time budget too). */
-export const MAX_PERSISTED_BYTES = 64 * 1024 * 1024;
 
 export async function runHook(name: string, stdin: Buffer, env: NodeJS.ProcessEnv): Promise<string> {
   const hookName = name.replace(/^--/, '');
@@ -142,7 +140,7 @@ async function postShell(host: HostAdapter, p: JsonObject, input: PostShellInput
     // read, reply nothing: the host's own wrapper at least tells the model that the output was
     // cut and where the rest is; a digest of the prefix would not.
     try {
-      if (statSync(input.outputFile).size > MAX_PERSISTED_BYTES) return '';
+      if (statSync(input.outputFile).size > MAX_FULL_OUTPUT_BYTES) return '';
       text = readFileSync(input.outputFile, 'utf8');
     } catch (err) {
       logDiagnostic('hook', `post-hook: cannot read ${input.outputFile}: ${(err as Error).message}; no reply`, env);

@@ -24,13 +24,10 @@ import type { PipelineContext } from '../pipeline/types.js';
 import type { LazyStore } from '../doors/store-access.js';
 import type { Store } from '../store/open.js';
 import { hasPassthroughPrefix, isOmniOwnCommand } from './omni-command.js';
-import { distilText } from '../doors/distil-text.js';
+import { distilText, MAX_FULL_OUTPUT_BYTES } from '../doors/distil-text.js';
 
 // ---------------------------------------------------------------------------------------------
 // Pure helpers: what Pi handed over, and what goes back.
-
-/** Larger full-output files are left to Pi's own tail truncation (same cap as the hook door). */
-export const MAX_FULL_OUTPUT_BYTES = 64 * 1024 * 1024;
 
 /** Pi's `tool_result` patch (its `ToolResultEventResult`, not exported by the package). */
 export interface ToolResultEventResult {
