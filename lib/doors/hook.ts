@@ -30,7 +30,6 @@ export const HOOK_NAMES: Record<string, HookKind | null> = {
   hook: null,
 };
 
-
 export async function runHook(name: string, stdin: Buffer, env: NodeJS.ProcessEnv): Promise<string> {
   const hookName = name.replace(/^--/, '');
   try {
