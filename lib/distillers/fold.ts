@@ -1,5 +1,6 @@
 import type { Item, Line } from '../pipeline/types.js';
 import type { RunState } from '../pipeline/stage.js';
+import { lineByteLength } from '../pipeline/marker.js';
 
 /** A fold must hide at least this many lines… */
 export const FOLD_MIN_HIDDEN_LINES = 3;
@@ -68,7 +69,7 @@ export class RunFolder {
     if (plain.trim() === '' && l.tier !== 'failure') {
       if (this.lastBlank) {
         this.run.droppedLines++;
-        this.run.droppedBytes += Buffer.byteLength(l.raw ?? l.text) + l.eol.length;
+        this.run.droppedBytes += lineByteLength(l);
         return;
       }
       this.close(out);

@@ -3,6 +3,7 @@ import type { RunState } from '../pipeline/stage.js';
 import type { DistillerSpec } from './registry.js';
 import { lineDistiller, programOf, shareMatching, subcommand, textOf } from './shared.js';
 import { DPKG_PROGRESS } from './install.js';
+import { lineByteLength } from '../pipeline/marker.js';
 
 /*
  * Server and system logs (nginx, postgres, dpkg, syslog, npm debug logs, `journalctl`,
@@ -159,7 +160,7 @@ function foldSegment(seg: Line[], out: Item[]): void {
   for (const [k, g] of groups) {
     if (g.length - 1 < MIN_HIDDEN) continue;
     let bytes = 0;
-    for (let i = 1; i < g.length; i++) for (const l of g[i].lines) bytes += Buffer.byteLength(l.raw ?? l.text) + l.eol.length;
+    for (let i = 1; i < g.length; i++) for (const l of g[i].lines) bytes += lineByteLength(l);
     if (bytes >= MIN_HIDDEN_BYTES) folded.add(k);
   }
   const seen = new Set<string>();

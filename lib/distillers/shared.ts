@@ -2,6 +2,7 @@ import type { Batch, Item, Line } from '../pipeline/types.js';
 import { batchStage, type RunState } from '../pipeline/stage.js';
 import { FOLD_MIN_HIDDEN_BYTES } from './fold.js';
 import { analyzeCommand, peelWrappers } from '../command/parse.js';
+import { lineByteLength } from '../pipeline/marker.js';
 
 /** What a family distiller does with each line; `out` receives what stays. */
 export interface LineHandler {
@@ -61,7 +62,6 @@ export function identity(run: RunState) {
 }
 
 export const textOf = (l: Line): string => l.plain ?? l.text;
-const bytesOf = (l: Line): number => Buffer.byteLength(l.raw ?? l.text) + l.eol.length;
 /** Order of an item in the input: a marker sits where its last hidden line was. */
 const orderOf = (it: Item): number => (it.kind === 'line' ? it.index : it.hidden[it.hidden.length - 1]?.index ?? 0);
 
@@ -80,7 +80,7 @@ export class BatchHider {
   hide(l: Line): boolean {
     if (l.tier === 'failure') return false;
     this.hidden.push(l);
-    this.bytes += bytesOf(l);
+    this.bytes += lineByteLength(l);
     return true;
   }
 

@@ -22,7 +22,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import type { Batch, Item, Line, Marker, PipelineContext } from './types.js';
 import { lineHash, packHashes, ShownSet, SHOWN_SET_CAP, type HashLookup } from '../store/linehash.js';
 import { handleOf } from '../store/archive.js';
-import { MARKER_FRAME_BYTES, runBytes } from './marker.js';
+import { lineByteLength, MARKER_FRAME_BYTES, runBytes } from './marker.js';
 
 /** Outputs smaller than this are never folded: the marker is not worth the reader's doubt. */
 export const LEDGER_MIN_OUTPUT_BYTES = 512;
@@ -71,9 +71,9 @@ export interface LedgerStage extends Transform {
 export { runBytes };
 
 function itemBytes(it: Item): number {
-  if (it.kind === 'line') return Buffer.byteLength(it.raw ?? it.text) + it.eol.length;
+  if (it.kind === 'line') return lineByteLength(it);
   let n = 0;
-  for (const l of it.hidden) n += Buffer.byteLength(l.raw ?? l.text) + l.eol.length;
+  for (const l of it.hidden) n += lineByteLength(l);
   return n;
 }
 

@@ -21,6 +21,11 @@ export function lineBytes(l: Line): string {
   return (l.raw ?? l.text) + l.eol;
 }
 
+/** How many bytes `lineBytes(l)` is, without building it (the line ending is ASCII). */
+export function lineByteLength(l: Line): number {
+  return Buffer.byteLength(l.raw ?? l.text) + l.eol.length;
+}
+
 /** The exact bytes a run of lines stands for: what an archive stores and a handle names. */
 export function runBytes(lines: readonly Line[]): Buffer {
   let s = '';
