@@ -164,7 +164,7 @@ lat.push(performance.now()-t0);}process.stdout.write(JSON.stringify({fail,lat}))
 
 // --- 4. the whole post-hook ---------------------------------------------------------------------
 {
-  const sample = JSON.parse(fs.readFileSync('/work/shared/samples/claude-code/PostToolUse.Read.whole-file.json', 'utf8'));
+  const sample = JSON.parse(fs.readFileSync(new URL('../test/fixtures/claude-code/PostToolUse.Read.whole-file.json', import.meta.url), 'utf8'));
   let content = '';
   for (let i = 1; i <= 400; i++) content += `  const value_${i} = compute(${i}) + offset; // a line of a 400-line source file\n`;
   sample.tool_response.file.content = content;

@@ -14,8 +14,9 @@ function decidePreHook(p: Record<string, unknown>, e: NodeJS.ProcessEnv) {
   return decideRewrite(claude, p, input as PreToolInput, e);
 }
 import { PostToolUseBashReply, PostToolUseReadReply, PreToolUseReply } from '../lib/hosts/claude-schemas.js';
+import { CLAUDE_SAMPLES as SAMPLES } from './helpers/samples.js';
 
-const SAMPLES = join(import.meta.dirname ?? '.', '..', '..', 'shared', 'samples', 'claude-code');
+
 const sample = (name: string) => JSON.parse(readFileSync(join(SAMPLES, name), 'utf8'));
 
 const dir = mkdtempSync(join(tmpdir(), 'omni-hook-test-'));

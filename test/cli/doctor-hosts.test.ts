@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OMNI, ROOT } from '../helpers/omni.js';
+import { needs } from '../helpers/needs.js';
 
 const BIN = join(ROOT, 'node_modules', '.bin');
 const hosts = ['claude', 'codex', 'gemini', 'pi'];
@@ -24,7 +25,8 @@ function omni(args: string[], home: string, cwd: string) {
   });
 }
 
-t.test('doctor shows every installed host with its tier', { skip: missing.length || !existsSync(OMNI) ? `needs ${missing.join(', ') || 'dist/omni.cjs'}` : false }, async (t) => {
+t.test('doctor shows every installed host with its tier', async (t) => {
+  if (!needs(t, !missing.length && existsSync(OMNI), `needs ${missing.join(', ') || 'dist/omni.cjs'}`)) return;
   const home = mkdtempSync(join(tmpdir(), 'omni-doctor-home-'));
   const proj = mkdtempSync(join(tmpdir(), 'omni-doctor-proj-'));
 
@@ -68,7 +70,8 @@ t.test('doctor shows every installed host with its tier', { skip: missing.length
   t.same(JSON.parse(readFileSync(join(home, '.gemini', 'settings.json'), 'utf8')).hooks ?? {}, {}, 'no omni hook left in Gemini\'s settings');
 });
 
-t.test('init without a host flag, not on a terminal, wires Claude Code and names the other hosts it found', { skip: missing.length || !existsSync(OMNI) ? `needs ${missing.join(', ') || 'dist/omni.cjs'}` : false }, async (t) => {
+t.test('init without a host flag, not on a terminal, wires Claude Code and names the other hosts it found', async (t) => {
+  if (!needs(t, !missing.length && existsSync(OMNI), `needs ${missing.join(', ') || 'dist/omni.cjs'}`)) return;
   const home = mkdtempSync(join(tmpdir(), 'omni-init-home-'));
   const proj = mkdtempSync(join(tmpdir(), 'omni-init-proj-'));
   const r = omni(['init'], home, proj);

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import * as G from '../../lib/hosts/claude.js';
 import * as S from '../../lib/hosts/claude-schemas.js';
 import { cursor } from '../../lib/hosts/cursor.js';
+import { CLAUDE_SAMPLES as SAMPLES } from '../helpers/samples.js';
 
-const SAMPLES = process.env.OMNI_SAMPLES_DIR || join(import.meta.dirname ?? '.', '..', '..', '..', 'shared', 'samples', 'claude-code');
+
 
 function samples(): { name: string; json: unknown }[] {
   let names: string[] = [];

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hookCommand, installHooks, isOmniHandler, OMNI_HOOKS, omniHandlersIn, uninstallHooks, withOmniHooks, withoutOmniHooks } from '../../lib/hosts/claude-settings.js';
+import { needs } from '../helpers/needs.js';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = join(REPO, 'dist', 'omni.cjs');
@@ -119,7 +120,8 @@ function omni(args: string[], env: Record<string, string>, cwd?: string) {
   return spawnSync(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, cwd, encoding: 'utf8', timeout: 60_000 });
 }
 
-t.test('`omni init` registers the hooks in ~/.claude/settings.json; a second run changes nothing; --uninstall restores the file', { skip: built ? false : 'needs dist/omni.cjs' }, async (t) => {
+t.test('`omni init` registers the hooks in ~/.claude/settings.json; a second run changes nothing; --uninstall restores the file', async (t) => {
+  if (!needs(t, Boolean(built), 'needs dist/omni.cjs')) return;
   const home = tmp();
   mkdirSync(join(home, '.claude'));
   const file = join(home, '.claude', 'settings.json');
@@ -138,7 +140,8 @@ t.test('`omni init` registers the hooks in ~/.claude/settings.json; a second run
   t.same(JSON.parse(readFileSync(file, 'utf8')), FOREIGN);
 });
 
-t.test('`omni init --project` writes ./.claude/settings.json', { skip: built ? false : 'needs dist/omni.cjs' }, async (t) => {
+t.test('`omni init --project` writes ./.claude/settings.json', async (t) => {
+  if (!needs(t, Boolean(built), 'needs dist/omni.cjs')) return;
   const home = tmp();
   const proj = tmp();
   const r = omni(['init', '--project'], { HOME: home }, proj);
@@ -147,7 +150,8 @@ t.test('`omni init --project` writes ./.claude/settings.json', { skip: built ? f
   t.notOk(existsSync(join(home, '.claude', 'settings.json')), 'the user file is not touched');
 });
 
-t.test('`omni doctor` is green on a good install and red, with the reason, on a broken one', { skip: built ? false : 'needs dist/omni.cjs' }, async (t) => {
+t.test('`omni doctor` is green on a good install and red, with the reason, on a broken one', async (t) => {
+  if (!needs(t, Boolean(built), 'needs dist/omni.cjs')) return;
   const home = tmp();
   const env = { HOME: home, OMNI_HOME: join(home, '.omni'), OMNI_CLAUDE_BIN: join(REPO, 'node_modules', '.bin', 'claude') };
   const none = omni(['doctor', '--json'], env, home);

@@ -25,11 +25,13 @@ import {
   userConfigPath,
 } from '../../lib/hosts/codex-install.js';
 import type { HookInput, JsonObject, PostShellInput, PreToolInput } from '../../lib/hosts/adapter.js';
+import { CLAUDE_SAMPLES as SAMPLES } from '../helpers/samples.js';
+import { needs } from '../helpers/needs.js';
 
 const HERE = import.meta.dirname ?? '.';
 const FIX = join(HERE, '..', 'fixtures', 'hosts', 'codex');
 const GEMINI_FIX = join(HERE, '..', 'fixtures', 'hosts', 'gemini');
-const SAMPLES = join(HERE, '..', '..', '..', 'shared', 'samples', 'claude-code');
+
 const REPO = join(HERE, '..', '..');
 
 const fx = (name: string): JsonObject => JSON.parse(readFileSync(join(FIX, `${name}.json`), 'utf8'));
@@ -61,7 +63,7 @@ t.test('every captured payload is recognised as Codex and read', async (t) => {
   t.equal(claude.recognise(fx('PostToolUse.Bash.seq-1-300'), {}), true, 'Claude Code would also claim it: order matters');
 });
 
-t.test('no Claude Code sample is claimed by the Codex adapter', { skip: existsSync(SAMPLES) ? false : `no samples at ${SAMPLES}` }, async (t) => {
+t.test('no Claude Code sample is claimed by the Codex adapter', async (t) => {
   let payloads = 0;
   for (const n of readdirSync(SAMPLES).filter((x) => x.endsWith('.json'))) {
     const p = JSON.parse(readFileSync(join(SAMPLES, n), 'utf8'));
@@ -73,7 +75,8 @@ t.test('no Claude Code sample is claimed by the Codex adapter', { skip: existsSy
   t.ok(payloads > 10, `${payloads} Claude Code payloads checked`);
 });
 
-t.test('no Gemini payload is claimed by the Codex adapter', { skip: existsSync(GEMINI_FIX) ? false : 'no Gemini fixtures' }, async (t) => {
+t.test('no Gemini payload is claimed by the Codex adapter', async (t) => {
+  if (!needs(t, Boolean(existsSync(GEMINI_FIX)), 'no Gemini fixtures')) return;
   for (const n of readdirSync(GEMINI_FIX).filter((x) => x.endsWith('.json'))) {
     const p = JSON.parse(readFileSync(join(GEMINI_FIX, n), 'utf8'));
     if (typeof p?.hook_event_name !== 'string') continue;
@@ -406,7 +409,8 @@ t.test('status: wiring, trust and problems, on real files', async (t) => {
 });
 
 const CODEX = join(REPO, 'node_modules', '.bin', 'codex');
-t.test('detect: the real pinned CLI and its version', { skip: existsSync(CODEX) ? false : '@openai/codex is not installed' }, async (t) => {
+t.test('detect: the real pinned CLI and its version', async (t) => {
+  if (!needs(t, Boolean(existsSync(CODEX)), '@openai/codex is not installed')) return;
   const bin = CODEX;
   const d = codexInstaller.detect({ OMNI_CODEX_BIN: bin, PATH: process.env.PATH, HOME: work });
   t.equal(d.detected, true);

@@ -12,10 +12,12 @@ import { argvVerdict, fsRuleSources, frameShellText, gemini, parseShellText, pro
 import { claude } from '../../lib/hosts/claude.js';
 import { GEMINI_HOOKS, geminiInstaller } from '../../lib/hosts/gemini-install.js';
 import type { JsonObject, PostShellInput } from '../../lib/hosts/adapter.js';
+import { CLAUDE_SAMPLES as SAMPLES } from '../helpers/samples.js';
+import { needs } from '../helpers/needs.js';
 
 const FIX = join(import.meta.dirname ?? '.', '..', 'fixtures', 'hosts', 'gemini');
 const fx = (name: string): JsonObject => JSON.parse(readFileSync(join(FIX, `${name}.json`), 'utf8'));
-const SAMPLES = join(import.meta.dirname ?? '.', '..', '..', '..', 'shared', 'samples', 'claude-code');
+
 
 t.test('every captured payload is recognised as Gemini, and not as Claude Code', async (t) => {
   const names = readdirSync(FIX).filter((n) => n.endsWith('.json'));
@@ -29,7 +31,7 @@ t.test('every captured payload is recognised as Gemini, and not as Claude Code',
   t.equal(claude.recognise(fx('session-start'), {}), true, 'Claude Code would also claim a Gemini SessionStart: order matters in the registry');
 });
 
-t.test('no Claude Code sample is claimed by the Gemini adapter', { skip: existsSync(SAMPLES) ? false : `no samples at ${SAMPLES}` }, async (t) => {
+t.test('no Claude Code sample is claimed by the Gemini adapter', async (t) => {
   const names = readdirSync(SAMPLES).filter((n) => n.endsWith('.json'));
   let payloads = 0;
   for (const n of names) {
@@ -320,7 +322,8 @@ t.test('status: hooks disabled in settings, and an unreadable settings file', as
 });
 
 const PINNED = join(import.meta.dirname ?? '.', '..', '..', 'node_modules', '.bin', 'gemini');
-t.test('detect and status with OMNI_GEMINI_BIN (the pinned CLI)', { skip: existsSync(PINNED) ? false : 'no node_modules/.bin/gemini' }, async (t) => {
+t.test('detect and status with OMNI_GEMINI_BIN (the pinned CLI)', async (t) => {
+  if (!needs(t, Boolean(existsSync(PINNED)), 'no node_modules/.bin/gemini')) return;
   const bin = PINNED;
   const x = tempProject();
   t.teardown(() => rmSync(x.dir, { recursive: true, force: true }));

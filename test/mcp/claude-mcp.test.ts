@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { claudeBin, omniBin, runClaude } from '../real-host/harness.js';
 import { tempHome } from '../helpers/omni.js';
+import { needs } from '../helpers/needs.js';
 
 const NOISE = (n: number, last: string) =>
   `for i in $(seq 1 ${n}); do echo "Downloading https://registry.example.org/package-$((i%3)).tgz 50%"; done; echo "${last}"`;
@@ -23,7 +24,8 @@ const FAIL_CMD = `${NOISE(300, 'npm error code E404')}; exit 3`;
 const canRun = existsSync(claudeBin()) && existsSync(omniBin());
 const raw = (cmd: string) => spawnSync('sh', ['-c', cmd], { encoding: 'utf8' }).stdout;
 
-t.test('Claude Code as the MCP host: omni_run and omni_retrieve results reach the model', { skip: canRun ? false : `needs ${claudeBin()} and ${omniBin()}` }, async (t) => {
+t.test('Claude Code as the MCP host: omni_run and omni_retrieve results reach the model', async (t) => {
+  if (!needs(t, Boolean(canRun), `needs ${claudeBin()} and ${omniBin()}`)) return;
   // Archive handles are content addresses, so the exec door run here names the same handle the
   // MCP server's run will: the script can ask for it before the host runs anything.
   const pre = spawnSync(process.execPath, [omniBin(), 'exec', OK_CMD], { env: { ...process.env, OMNI_HOME: tempHome(), OMNI_BUFFERED: '1' }, encoding: 'utf8' });

@@ -11,6 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { attachments, claudeBin, normalise, omniBin, runClaude, type RunResult } from './harness.js';
 import { routeCommand } from '../../lib/distillers/registry.js';
+import { needs } from '../helpers/needs.js';
 
 const NOISE = (n: number, last: string) =>
   `for i in $(seq 1 ${n}); do echo "Downloading https://registry.example.org/package-$((i%3)).tgz 50%"; done; echo "${last}"`;
@@ -81,7 +82,8 @@ function noHookErrors(t: any, run: RunResult, label: string) {
   t.same(bad.map((a) => `${a.type}: ${String(a.content ?? a.stderr ?? '').slice(0, 200)}`), [], `${label}: no hook_error_during_execution, non-blocking, blocking or cancelled record`);
 }
 
-t.test('the real Claude Code CLI with omni installed by `omni init`', { skip: canRun ? false : `needs ${claudeBin()} and ${omniBin()} (node scripts/build.mjs)` }, async (t) => {
+t.test('the real Claude Code CLI with omni installed by `omni init`', async (t) => {
+  if (!needs(t, Boolean(canRun), `needs ${claudeBin()} and ${omniBin()} (node scripts/build.mjs)`)) return;
   const [base, omni] = await Promise.all([
     runClaude({ script: SCRIPT, withOmni: false, files: FILES, tag: 'base' }),
     runClaude({ script: SCRIPT, withOmni: true, files: FILES, tag: 'omni' }),
@@ -195,7 +197,8 @@ t.test('the real Claude Code CLI with omni installed by `omni init`', { skip: ca
   });
 });
 
-t.test('permission rules written for the original command still hold with omni installed', { skip: canRun ? false : 'needs the CLI and dist/omni.cjs' }, async (t) => {
+t.test('permission rules written for the original command still hold with omni installed', async (t) => {
+  if (!needs(t, Boolean(canRun), 'needs the CLI and dist/omni.cjs')) return;
   const script = [
     { tool: 'Bash', input: { command: 'npm test', description: 'denied by a rule' } },
     { tool: 'Bash', input: { command: 'npm run test', description: 'allowed by a user rule' } },
@@ -254,7 +257,8 @@ t.test('permission rules written for the original command still hold with omni i
   });
 });
 
-t.test('a deny rule passed with --settings, which no hook can read, still holds', { skip: canRun ? false : 'needs the CLI and dist/omni.cjs' }, async (t) => {
+t.test('a deny rule passed with --settings, which no hook can read, still holds', async (t) => {
+  if (!needs(t, Boolean(canRun), 'needs the CLI and dist/omni.cjs')) return;
   const script = [{ tool: 'Bash', input: { command: 'npm test', description: 'denied on the command line' } }, { text: 'done' }];
   const cliSettings = { permissions: { deny: ['Bash(npm test)'] } };
   const [base, omni] = await Promise.all([
@@ -270,7 +274,8 @@ t.test('a deny rule passed with --settings, which no hook can read, still holds'
   noHookErrors(t, omni, '--settings run');
 });
 
-t.test('the next session starts with the last failure in the model\'s context', { skip: canRun ? false : 'needs the CLI and dist/omni.cjs' }, async (t) => {
+t.test('the next session starts with the last failure in the model\'s context', async (t) => {
+  if (!needs(t, Boolean(canRun), 'needs the CLI and dist/omni.cjs')) return;
   const first = await runClaude({
     script: [{ tool: 'Bash', input: { command: 'ls /nonexistent-omni-dir', description: 'fails' } }, { text: 'done' }],
     withOmni: true,

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { routeCommand } from '../../lib/distillers/registry.js';
 import { codexBin, omniBin, runCodex, splitFrame, type CodexRunResult } from './codex-harness.js';
 import type { CodexStep } from './codex-standin.js';
+import { needs } from '../helpers/needs.js';
 
 const NOISE = (n: number, last: string) =>
   `for i in $(seq 1 ${n}); do echo "Downloading https://registry.example.org/package-$((i%3)).tgz 50%"; done; echo "${last}"`;
@@ -44,7 +45,8 @@ const SCRIPT: CodexStep[] = [
 ];
 
 const canRun = existsSync(codexBin()) && existsSync(omniBin());
-const skip = canRun ? false : `needs ${codexBin()} and ${omniBin()} (node scripts/build.mjs)`;
+const present = Boolean(canRun);
+const missing = `needs ${codexBin()} and ${omniBin()} (node scripts/build.mjs)`;
 
 function bytes(s: string | null | undefined): number {
   return Buffer.byteLength(s ?? '', 'utf8');
@@ -62,7 +64,8 @@ function ran(t: any, run: CodexRunResult, label: string) {
   t.equal(run.events.find((e) => e.type === 'turn.completed') !== undefined, true, `${label}: the turn completed`);
 }
 
-t.test('the real Codex CLI with omni installed by `omni init --codex` (full access: approvals and sandbox bypassed)', { skip }, async (t) => {
+t.test('the real Codex CLI with omni installed by `omni init --codex` (full access: approvals and sandbox bypassed)', async (t) => {
+  if (!needs(t, present, missing)) return;
   const [base, omni] = await Promise.all([
     runCodex({ script: SCRIPT, hooks: 'none', files: FILES, tag: 'base', mode: 'bypass' }),
     runCodex({ script: SCRIPT, hooks: 'omni', files: FILES, tag: 'omni', mode: 'bypass' }),
@@ -149,7 +152,8 @@ t.test('the real Codex CLI with omni installed by `omni init --codex` (full acce
   });
 });
 
-t.test("codex exec's default (read-only sandbox): no rewrite, distilled after the command", { skip }, async (t) => {
+t.test("codex exec's default (read-only sandbox): no rewrite, distilled after the command", async (t) => {
+  if (!needs(t, present, missing)) return;
   const script: CodexStep[] = [
     { cmd: NOISE(400, 'added 400 packages in 3s') },
     { cmd: 'ls /nonexistent' },
@@ -169,7 +173,8 @@ t.test("codex exec's default (read-only sandbox): no rewrite, distilled after th
   t.notMatch(omni.outputs[2]!, /OMNI_SESSION_ID=[0-9a-f]{8}-/, 'not rewritten into omni exec inside the sandbox');
 });
 
-t.test('a later session starts with the last failure in its context (SessionStart additionalContext)', { skip }, async (t) => {
+t.test('a later session starts with the last failure in its context (SessionStart additionalContext)', async (t) => {
+  if (!needs(t, present, missing)) return;
   const first = await runCodex({ script: [{ cmd: 'npm test -- --fail' }, { text: 'done' }], hooks: 'omni', files: FILES, tag: 'mem1', mode: 'bypass' });
   t.teardown(() => first.cleanup());
   ran(t, first, 'first session');
@@ -183,7 +188,8 @@ t.test('a later session starts with the last failure in its context (SessionStar
   t.match(ctx ?? '', /expected 2, got 3|Exit code|failed/i, 'with its error');
 });
 
-t.test("a user's exec-policy rule that forbids a command still holds with omni installed", { skip }, async (t) => {
+t.test("a user's exec-policy rule that forbids a command still holds with omni installed", async (t) => {
+  if (!needs(t, present, missing)) return;
   // Codex judges its rules on the command the PreToolUse hook hands back; a rewrite into
   // `omni exec 'npm test'` would no longer match a rule for `npm test` (docs/codex-findings.md 4(b)).
   const rules = { 'rules/default.rules': 'prefix_rule(\n    pattern = ["npm", "test"],\n    decision = "forbidden",\n    justification = "no tests from the agent",\n)\n' };

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { canRunGemini, geminiBin, normaliseGemini, omniBin, runGemini, type GeminiRunResult } from './gemini-harness.js';
 import { routeCommand } from '../../lib/distillers/registry.js';
 import { parseShellText } from '../../lib/hosts/gemini.js';
+import { needs } from '../helpers/needs.js';
 
 // Gemini's shell tool refuses `$(…)` and `$((…))` in a command line, so the noise is a script.
 const NOISE_SH = `i=1
@@ -48,9 +49,11 @@ const SCRIPT = [
 
 const bytes = (s: string | undefined) => Buffer.byteLength(s ?? '', 'utf8');
 const REWRITE_NOTE = '\n\n[System] Tool input parameters were modified by a hook before execution.';
-const skip = canRunGemini() ? false : `needs ${geminiBin()} and ${omniBin()} (node scripts/build.mjs)`;
+const present = Boolean(canRunGemini());
+const missing = `needs ${geminiBin()} and ${omniBin()} (node scripts/build.mjs)`;
 
-t.test('the real Gemini CLI with omni installed by `omni init --gemini`', { skip }, async (t) => {
+t.test('the real Gemini CLI with omni installed by `omni init --gemini`', async (t) => {
+  if (!needs(t, present, missing)) return;
   // The error-shaped replacement is opt-in (OMNI_REPLACE_AS_ERROR=1): this run opts in, and
   // `plain` shows what a user who did not opt in gets.
   const [base, omni, plain] = await Promise.all([
@@ -146,7 +149,8 @@ t.test('the real Gemini CLI with omni installed by `omni init --gemini`', { skip
   });
 });
 
-t.test('a user policy rule on shell commands: omni does not rewrite, the rule still holds', { skip }, async (t) => {
+t.test('a user policy rule on shell commands: omni does not rewrite, the rule still holds', async (t) => {
+  if (!needs(t, present, missing)) return;
   const userPolicy = '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "npm test"\ndecision = "deny"\npriority = 100\n';
   const script = [{ tool: 'run_shell_command', args: { command: 'npm test' } }, { text: 'done' }];
   const [base, omni] = await Promise.all([
@@ -161,7 +165,8 @@ t.test('a user policy rule on shell commands: omni does not rewrite, the rule st
   t.same(omni.results, base.results, 'with omni too: the rewrite would have escaped the rule, so there was none');
 });
 
-t.test('session memory reaches the model through SessionStart additionalContext', { skip }, async (t) => {
+t.test('session memory reaches the model through SessionStart additionalContext', async (t) => {
+  if (!needs(t, present, missing)) return;
   const fact = 'the staging database is read-only on Fridays';
   const first = await runGemini({ script: [{ text: 'hello' }], withOmni: true });
   const second = await runGemini({ script: [{ text: 'hello' }], withOmni: true, after: first, prep: [['remember', fact]] });

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { canRunPi, piBin, ROOT, runPi, type PiRun } from './pi-harness.js';
 import { systemPromptOf, toolMessageFor, type PiStep } from './pi-standin.js';
 import { openStore, getBlob, lastError, setGoal } from '../../lib/store/index.js';
+import { needs } from '../helpers/needs.js';
 
 const NOISE = (n: number, last: string) =>
   `for i in $(seq 1 ${n}); do echo "Downloading https://registry.example.org/package-$((i%3)).tgz 50%"; done; echo "${last}"`;
@@ -73,7 +74,8 @@ const seedGoal = ({ proj, omniHome }: { proj: string; omniHome: string }) => {
   }
 };
 
-t.test('the real Pi CLI with omni\'s extension', { skip: canRunPi() ? false : `needs ${piBin()} (npm ci: @mariozechner/pi-coding-agent is a devDependency)` }, async (t) => {
+t.test('the real Pi CLI with omni\'s extension', async (t) => {
+  if (!needs(t, Boolean(canRunPi()), `needs ${piBin()} (npm ci: @mariozechner/pi-coding-agent is a devDependency)`)) return;
   // The TypeScript entry by `-e`; the bundle the way a user installs it: an `extensions` entry
   // in ~/.pi/agent/settings.json, found by Pi's own discovery.
   // The TypeScript entry makes Pi compile omni's source tree at every start (22 s unloaded, past
