@@ -13,6 +13,7 @@ import { omni, ROOT, tempHome } from '../helpers/omni.js';
 import { runHook } from '../../lib/doors/hook.js';
 import { commandRequestsPassthrough, passthroughRequested } from '../../lib/pipeline/passthrough.js';
 import { CLAUDE_SAMPLES } from '../helpers/samples.js';
+import { createOmniExtension, readBashSuccess } from '../../lib/hosts/pi.js';
 
 const CASE = join(ROOT, 'corpus', 'cases', '028-go-test-verbose-pass');
 const raw = readFileSync(join(CASE, 'output.txt'));
@@ -102,4 +103,31 @@ t.test('the pre-hook leaves a passed-through command as typed, and rewrites only
     t.equal(passthroughRequested(rewritten, {}), false, `${label(c, e)}: the rewrite does not ask for pass-through either`);
   }
   t.ok(rewrote > 0, `the pre-hook does rewrite the distilled commands (${rewrote})`);
+});
+
+t.test('a Claude Code Read under OMNI_PASSTHROUGH=1 in omni\'s environment is left alone too', async (t) => {
+  // A file read twice in one session: the second Read folds what this reader was already shown.
+  const p = Buffer.from(JSON.stringify(sample('PostToolUse.Read.whole-file.json')));
+  const again = async (e: boolean) => {
+    const env = hookEnv(e);
+    await runHook('post-hook', p, env);
+    return runHook('post-hook', p, env);
+  };
+  t.not(await again(false), '', 'without it, the re-read is distilled');
+  t.equal(await again(true), '', 'with it: no reply');
+});
+
+t.test('Pi\'s extension: the same decisions', async (t) => {
+  const text = raw.toString('utf8');
+  for (const [c, e, want] of CASES) {
+    const ev = { toolName: 'bash', input: { command: c }, content: [{ type: 'text' as const, text }], isError: false, details: undefined };
+    if (!e) t.equal(readBashSuccess(ev) === 'passthrough', want, `${label(c, e)}: readBashSuccess`);
+    // The registered tool_result handler, as Pi calls it.
+    const handlers: Record<string, (ev: unknown, ctx: unknown) => Promise<unknown>> = {};
+    const env = { OMNI_HOME: tempHome(), ...(e ? { OMNI_PASSTHROUGH: '1' } : {}) };
+    createOmniExtension({ env })({ on: (name: string, h: (ev: unknown, ctx: unknown) => Promise<unknown>) => { handlers[name] = h; } } as never);
+    const ctx = { cwd: dir, sessionManager: { getSessionId: () => 'pi-session' } };
+    const patch = await handlers.tool_result(ev, ctx);
+    t.equal(patch === undefined, want, `${label(c, e)}: ${want ? 'untouched' : 'patched'}`);
+  }
 });
