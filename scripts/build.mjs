@@ -35,6 +35,8 @@ const splitSubcommands = {
     b.onResolve({ filter: /^\.\/[a-z-]+\.js$/ }, (args) => {
       if (!args.importer.endsWith('lib/cli/main.ts')) return undefined;
       const name = args.path.slice(2, -3);
+      // Only the lazily loaded subcommands; a static import (./usage.js) is bundled as usual.
+      if (!subcommands.includes(name)) return undefined;
       if (!existsSync(`lib/cli/${name}.ts`)) return { path: name, namespace: 'missing' };
       return { path: `./omni-${name}.cjs`, external: true };
     });

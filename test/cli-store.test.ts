@@ -51,10 +51,10 @@ t.test('omni retrieve prints the exact bytes, binary, invalid UTF-8 and CRLF inc
   t.ok(p.stdout.equals(data), 'a real stdout pipe carries the same bytes');
 });
 
-t.test('omni retrieve of an unknown handle exits 1 with a clear message', async (t) => {
+t.test('omni retrieve of an unknown handle exits 2 (as the README says) with a clear message', async (t) => {
   const home = tmpHome();
   const r = await omni(home, 'retrieve', ['0123456789abcdef']);
-  t.equal(r.code, 1);
+  t.equal(r.code, 2);
   t.equal(r.out, '');
   t.match(r.err, /no archived block has handle 0123456789abcdef/);
   const bad = await omni(home, 'retrieve', ['nothex']);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { HostStatus } from '../hosts/adapter.js';
 import { INSTALLERS } from '../hosts/installers.js';
 import { resolveOmniEntry } from './init.js';
+import { subcommandHelp } from './usage.js';
 
 interface IO {
   stdout: NodeJS.WritableStream;
@@ -82,9 +83,13 @@ export function healthy(hosts: HostStatus[], checks: Check[]): boolean {
 
 export async function run(argv: string[], io: IO): Promise<number> {
   const json = argv.includes('--json');
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.stdout.write(subcommandHelp('doctor'));
+    return 0;
+  }
   for (const a of argv) {
     if (a !== '--json') {
-      io.stderr.write(`omni doctor: unknown option ${a}\n`);
+      io.stderr.write(`omni doctor: unknown option ${a}\n${subcommandHelp('doctor')}`);
       return 2;
     }
   }

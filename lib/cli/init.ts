@@ -1,5 +1,5 @@
 /**
- * `omni init [--claude] [--codex] [--gemini] [--cursor] [--all] [--project] [--uninstall] [--no-pre-hook]`:
+ * `omni init [--claude] [--codex] [--gemini] [--pi] [--cursor] [--all] [--project] [--uninstall] [--no-pre-hook]`:
  * wire omni into the hosts on this machine.
  *
  * With host flags: exactly those hosts. Without: on a terminal, omni lists the hosts it found
@@ -13,6 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { HostInstaller, InstallOptions } from '../hosts/adapter.js';
 import { INSTALLERS } from '../hosts/installers.js';
 import { SettingsError } from '../hosts/hook-config.js';
+import { subcommandHelp } from './usage.js';
 
 interface IO {
   stdout: NodeJS.WritableStream;
@@ -43,13 +44,7 @@ export function resolveOmniEntry(env: NodeJS.ProcessEnv = process.env, argv1: st
   return p;
 }
 
-const USAGE =
-  'usage: omni init [--claude] [--codex] [--gemini] [--cursor] [--all] [--project] [--uninstall] [--no-pre-hook]\n' +
-  '  wires omni into the hosts you name (no host flag: asks on a terminal, else Claude Code)\n' +
-  '  --all          every host omni knows, installed or not\n' +
-  '  --project      the project\'s config files (./.claude, ./.codex, ./.gemini, ./.cursor) instead of the user\'s\n' +
-  '  --uninstall    remove omni\'s entries only (every other hook, key and server is kept)\n' +
-  '  --no-pre-hook  do not rewrite commands into `omni exec` (distil after the tool only)\n';
+const USAGE = subcommandHelp('init');
 
 async function ask(question: string): Promise<boolean> {
   const { createInterface } = await import('node:readline/promises');

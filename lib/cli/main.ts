@@ -2,6 +2,8 @@
  * argv -> a door or a subcommand. Each subcommand module is imported only when used, so
  * the hook's start-up never parses zod or opens SQLite unless it must.
  */
+import { subcommandHelp, topLevelHelp } from './usage.js';
+
 export interface Io {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
@@ -23,28 +25,22 @@ const SUBCOMMANDS: Record<string, () => Promise<{ run: SubRun }>> = {
   mcp: () => import('./mcp.js'),
 };
 
-export const USAGE = `omni — distils shell output for AI coding agents; every removed byte stays retrievable.
-
-  omni exec <cmd> [args…]      run a program (or one quoted command line via sh -c), distilled
-  some-cmd 2>&1 | omni pipe [--command "<cmd>"]
-                               distil a stream from stdin
-  omni retrieve <handle>       print the exact bytes a marker stands for
-  omni stats [--since 7d] [--json]
-  omni diff                    the last distillation, raw against delivered
-  omni init [--project] [--uninstall]
-  omni doctor [--json]
-  omni remember "<fact>" | --list | --forget <id>
-  omni goal "<text>" | --clear
-  omni session [--csv]
-  omni mcp                     MCP server on stdio (omni_run, omni_retrieve, …)
-  omni --post-hook | --post-hook-failure | --pre-hook | --session-start | --session-end | --pre-compact | --hook
-                               host hook entry points (read one JSON payload on stdin)
-`;
-
 async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const c of stream as AsyncIterable<Buffer>) chunks.push(typeof c === 'string' ? Buffer.from(c) : c);
   return Buffer.concat(chunks);
+}
+
+/**
+ * `omni <name> --help` (or -h) for any subcommand, answered here from the one table. exec's
+ * arguments are the command's own (`omni exec ls -h`): only a first --help is omni's.
+ */
+function wantsHelp(cmd: string, rest: string[]): boolean {
+  if (!(cmd in SUBCOMMANDS) && cmd !== 'exec' && cmd !== 'pipe') return false;
+  const isHelp = (a: string | undefined) => a === '--help' || a === '-h';
+  if (cmd === 'exec') return isHelp(rest[0]);
+  const end = rest.indexOf('--');
+  return (end < 0 ? rest : rest.slice(0, end)).some(isHelp);
 }
 
 /** Returns the exit code. Never throws for a hook flag. */
@@ -60,6 +56,10 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     } catch (err) {
       try { (await import('../doors/diagnostics.js')).logDiagnostic('hook', err); } catch { /* fail open */ }
     }
+    return 0;
+  }
+  if (cmd && wantsHelp(cmd, argv.slice(1))) {
+    io.stdout.write(subcommandHelp(cmd));
     return 0;
   }
   if (cmd === 'exec') {
@@ -85,7 +85,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     return runPipe({ command, stdout: io.stdout, sessionId: process.env.OMNI_SESSION_ID || undefined, agentId: process.env.OMNI_AGENT_ID || undefined });
   }
   if (!cmd || cmd === 'help' || cmd === '--help' || cmd === '-h') {
-    io.stdout.write(USAGE);
+    io.stdout.write(topLevelHelp());
     return cmd ? 0 : 2;
   }
   if (cmd === '--version' || cmd === 'version') {
@@ -94,7 +94,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   }
   const load = SUBCOMMANDS[cmd];
   if (!load) {
-    io.stderr.write(`omni: unknown command '${cmd}'\n\n${USAGE}`);
+    io.stderr.write(`omni: unknown command '${cmd}'\n\n${topLevelHelp()}`);
     return 2;
   }
   const mod = await load();

@@ -1,13 +1,15 @@
 /**
  * `omni retrieve <handle>`: the exact archived bytes on stdout (binary-safe, never
- * distilled). An unknown handle exits 1 with a message on stderr. A successful retrieve is
+ * distilled). A handle nobody archived (or one pruned) exits 2 with a message on stderr, as a
+ * malformed one does; 1 is left for a store that cannot open. A successful retrieve is
  * recorded so the next payload containing that run is delivered verbatim once.
  */
 import type { Io } from './main.js';
 import { cliStore } from './cli-store.js';
 import { getBlob, isHandle, recordRetrieval } from '../store/archive.js';
+import { subcommandHelp } from './usage.js';
 
-export const USAGE = 'usage: omni retrieve <handle>   (the 16 hex characters after "omni retrieve" in a marker)\n';
+export const USAGE = subcommandHelp('retrieve');
 
 function write(stream: NodeJS.WritableStream, data: Buffer | string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -17,9 +19,13 @@ function write(stream: NodeJS.WritableStream, data: Buffer | string): Promise<vo
 
 export async function run(argv: string[], io: Io): Promise<number> {
   const arg = argv.find((a) => !a.startsWith('-'));
-  if (!arg || argv.includes('--help') || argv.includes('-h')) {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.stdout.write(USAGE);
+    return 0;
+  }
+  if (!arg) {
     io.stderr.write(USAGE);
-    return arg ? 0 : 2;
+    return 2;
   }
   // Tolerate a handle copied with the marker's closing bracket.
   const handle = arg.trim().replace(/\]$/, '').toLowerCase();
@@ -33,7 +39,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     const data = getBlob(store, handle);
     if (!data) {
       io.stderr.write(`omni retrieve: no archived block has handle ${handle} (unknown, or older than the retention period: 30 days, 7 for raw traces)\n`);
-      return 1;
+      return 2;
     }
     try {
       recordRetrieval(store, handle);

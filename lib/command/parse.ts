@@ -5,6 +5,7 @@
  * This is a tokenizer for the common POSIX subset, not a shell. Anything it cannot
  * understand (unbalanced quotes, here-docs, `$(…)`) is reported so callers can refuse.
  */
+import { commandRequestsPassthrough } from '../pipeline/passthrough.js';
 
 export type Operator = '|' | '||' | '&&' | ';' | '&' | '>' | '>>' | '<' | '2>' | '2>&1' | '&>' | '|&';
 
@@ -22,7 +23,7 @@ export interface CommandAnalysis {
   hasBackground: boolean;
   /** `$(…)`, backticks, `( … )` or a here-doc: the tokenizer does not model them. */
   hasSubshell: boolean;
-  /** The line begins with `OMNI_PASSTHROUGH=1`. */
+  /** The line's leading assignments set `OMNI_PASSTHROUGH=1` (lib/pipeline/passthrough.ts). */
   passthroughPrefix: boolean;
   /** Quotes did not balance. */
   malformed: boolean;
@@ -194,7 +195,7 @@ export function analyzeCommand(command: string): CommandAnalysis {
     hasSequence,
     hasBackground,
     hasSubshell: subshell,
-    passthroughPrefix: /^OMNI_PASSTHROUGH=1(\s|$)/.test(trimmed),
+    passthroughPrefix: commandRequestsPassthrough(trimmed),
     malformed,
     argv,
     program,

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { createPipeline } from '../pipeline/create.js';
+import { passthroughRequested } from '../pipeline/passthrough.js';
 import type { PipelineContext } from '../pipeline/types.js';
 import { LazyStore } from './store-access.js';
 import { writeSafely, holdWindow } from './sink.js';
@@ -37,7 +38,7 @@ export function runExec(opts: ExecOptions): Promise<number> {
   const command = single ? opts.argv[0] : opts.argv.map(shellQuote).join(' ');
   const script = single ? `exec 2>&1; ${opts.argv[0]}` : 'exec "$@" 2>&1';
   const shArgs = single ? ['-c', script] : ['-c', script, 'omni-exec', ...opts.argv];
-  const passthrough = env.OMNI_PASSTHROUGH === '1' || /^\s*OMNI_PASSTHROUGH=1(\s|$)/.test(command);
+  const passthrough = passthroughRequested(command, env);
 
   return new Promise((resolve) => {
     if (passthrough) {

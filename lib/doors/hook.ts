@@ -17,7 +17,8 @@ import { logDiagnostic } from './diagnostics.js';
 import { MAX_FULL_OUTPUT_BYTES, type AfterDistil, type Distilled } from './distil-text.js';
 import { isObject, type HookInput, type HookKind, type HostAdapter, type JsonObject, type PostReadInput, type PostShellInput, type PreToolInput } from '../hosts/adapter.js';
 import { hostFor } from '../hosts/registry.js';
-import { hasPassthroughPrefix, isOmniOwnCommand, omniExecOriginal } from '../hosts/omni-command.js';
+import { isOmniOwnCommand, omniExecOriginal } from '../hosts/omni-command.js';
+import { passthroughRequested } from '../pipeline/passthrough.js';
 
 /** `omni --<name>` → the neutral event it serves. `hook` dispatches on the payload alone. */
 export const HOOK_NAMES: Record<string, HookKind | null> = {
@@ -132,7 +133,7 @@ async function postShell(host: HostAdapter, p: JsonObject, input: PostShellInput
   if (input.failed !== false) return '';
   if (host.replacesAsError && env.OMNI_REPLACE_AS_ERROR !== '1') return '';
   const command = input.command;
-  if (isOmniOwnCommand(command) || hasPassthroughPrefix(command)) return '';
+  if (isOmniOwnCommand(command) || passthroughRequested(command, env)) return '';
   let text = input.output;
   if (input.outputFile !== undefined) {
     // The payload holds only a prefix: distil the whole output from the file. If it cannot be
@@ -159,7 +160,7 @@ async function postShell(host: HostAdapter, p: JsonObject, input: PostShellInput
 }
 
 async function postRead(host: HostAdapter, p: JsonObject, input: PostReadInput, env: NodeJS.ProcessEnv): Promise<string> {
-  if (!host.replyRead || input.content === '') return '';
+  if (!host.replyRead || input.content === '' || passthroughRequested(null, env)) return '';
   const cwd = input.cwd;
   const path = input.path;
   // Hot files for the session-start context.

@@ -1,4 +1,5 @@
 import { createPipeline } from '../pipeline/create.js';
+import { passthroughRequested } from '../pipeline/passthrough.js';
 import type { PipelineContext } from '../pipeline/types.js';
 import { LazyStore } from './store-access.js';
 import { writeSafely, holdWindow } from './sink.js';
@@ -25,7 +26,7 @@ export function runPipe(opts: PipeOptions = {}): Promise<number> {
   const stdout = opts.stdout ?? process.stdout;
   const env = opts.env ?? process.env;
   return new Promise((resolve) => {
-    if (env.OMNI_PASSTHROUGH === '1') {
+    if (passthroughRequested(opts.command, env)) {
       writeSafely(stdin as unknown as import('node:stream').Readable, stdout, () => resolve(0));
       return;
     }

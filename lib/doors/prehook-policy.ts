@@ -8,7 +8,8 @@
 import { analyzeCommand } from '../command/parse.js';
 import { routeCommand } from '../distillers/registry.js';
 import type { HostAdapter, JsonObject, PreToolInput } from '../hosts/adapter.js';
-import { hasPassthroughPrefix, isOmniOwnCommand, shQuote } from '../hosts/omni-command.js';
+import { isOmniOwnCommand, shQuote } from '../hosts/omni-command.js';
+import { commandRequestsPassthrough, passthroughRequested } from '../pipeline/passthrough.js';
 
 export type PreHookDecision =
   | { rewrite: true; command: string; decision: 'allow' | null; reply: string; reason: string }
@@ -32,11 +33,11 @@ export function plainRewritable(command: string, background = false): { ok: true
   if (command.trim() === '') return { ok: false, reason: 'empty command' };
   if (background) return { ok: false, reason: 'background run' };
   if (isOmniOwnCommand(command)) return { ok: false, reason: 'omni command' };
-  if (hasPassthroughPrefix(command)) return { ok: false, reason: 'OMNI_PASSTHROUGH=1' };
+  // The post-hook must see the line as typed, to make the same pass-through decision exec would.
+  if (commandRequestsPassthrough(command)) return { ok: false, reason: 'OMNI_PASSTHROUGH=1' };
   if (command.includes('\n')) return { ok: false, reason: 'multi-line command' };
   const a = analyzeCommand(command);
   if (a.malformed) return { ok: false, reason: 'unbalanced quotes' };
-  if (a.passthroughPrefix) return { ok: false, reason: 'OMNI_PASSTHROUGH=1' };
   if (a.hasUnquotedPipe) return { ok: false, reason: 'own pipe' };
   if (a.hasRedirect) return { ok: false, reason: 'own redirect' };
   if (a.hasSequence) return { ok: false, reason: 'own sequence' };
@@ -52,6 +53,7 @@ export function plainRewritable(command: string, background = false): { ok: true
 
 export async function decideRewrite(host: HostAdapter, payload: JsonObject, input: PreToolInput, env: NodeJS.ProcessEnv): Promise<PreHookDecision> {
   if (!host.rewrite) return { rewrite: false, reason: `${host.id} has no rewrite` };
+  if (passthroughRequested(null, env)) return { rewrite: false, reason: 'OMNI_PASSTHROUGH=1' };
   const plain = plainRewritable(input.command, input.background === true);
   if (!plain.ok) return { rewrite: false, reason: plain.reason };
   const policy = await host.rewrite.policy(payload, input, env);

@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HostInstaller, HostStatus, InstallOptions, Problem } from './adapter.js';
 import { installHooks, OMNI_HOOKS, omniHandlersIn, projectSettingsPath, uninstallHooks, userSettingsPath, hookCommand, omniHookSpecs } from './claude-settings.js';
-import { cliVersion, compareVersions, missingInCommand, which } from './detect.js';
+import { cliVersion, compareVersions, findProgram, missingInCommand } from './detect.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 export interface Check {
@@ -23,7 +23,7 @@ export interface Check {
 export const MIN_CLAUDE_VERSION = '2.1.121';
 
 export function checkClaudeVersion(env: NodeJS.ProcessEnv): Check {
-  const bin = env.OMNI_CLAUDE_BIN || which('claude', env);
+  const bin = findClaudeBin(env);
   if (!bin) return { name: 'claude-version', status: 'fail', detail: 'Claude Code (`claude`) not found on PATH; install it or set OMNI_CLAUDE_BIN' };
   const { version: v, error } = cliVersion(bin, { ...env, DISABLE_AUTOUPDATER: '1' });
   if (!v) return { name: 'claude-version', status: 'fail', detail: `\`${bin} --version\` gave no version (${error})` };
@@ -160,6 +160,14 @@ export async function claudeChecks(env: NodeJS.ProcessEnv, cwd: string): Promise
   return checks;
 }
 
+/**
+ * The CLI: OMNI_CLAUDE_BIN, else `claude` on PATH, else the old local install
+ * (~/.claude/local/claude, reached through a shell alias). ~/.claude alone is not Claude Code.
+ */
+function findClaudeBin(env: NodeJS.ProcessEnv): string | null {
+  return findProgram(['claude'], env, env.OMNI_CLAUDE_BIN, [join(env.CLAUDE_CONFIG_DIR || join(env.HOME || '', '.claude'), 'local', 'claude')]);
+}
+
 function settingsFile(opts: Pick<InstallOptions, 'scope' | 'cwd' | 'env'>): string {
   return opts.scope === 'project' ? projectSettingsPath(opts.cwd) : userSettingsPath(opts.env);
 }
@@ -168,10 +176,8 @@ export const claudeInstaller: HostInstaller = {
   id: 'claude',
   name: 'Claude Code',
   detect(env) {
-    const bin = env.OMNI_CLAUDE_BIN || which('claude', env);
-    if (bin) return { detected: true, version: cliVersion(bin, { ...env, DISABLE_AUTOUPDATER: '1' }).version ?? undefined, where: bin };
-    const dir = env.CLAUDE_CONFIG_DIR || join(env.HOME || '', '.claude');
-    return existsSync(dir) ? { detected: true, where: dir } : { detected: false };
+    const bin = findClaudeBin(env);
+    return bin ? { detected: true, version: cliVersion(bin, { ...env, DISABLE_AUTOUPDATER: '1' }).version ?? undefined, where: bin } : { detected: false };
   },
   install(opts) {
     const r = installHooks(settingsFile(opts), opts.bin, opts.nodePath, { preHook: opts.preHook });

@@ -17,7 +17,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { readText } from './read-text.js';
 import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from './adapter.js';
-import { cliVersion, missingInCommand, which, cliProblems } from './detect.js';
+import { cliVersion, missingInCommand, findProgram, cliProblems } from './detect.js';
 import { installHookFile, uninstallHookFile, isObj, isOmniHandler, readSettings, type Obj, type OmniHookSpec } from './hook-config.js';
 
 /**
@@ -55,8 +55,7 @@ export function userConfigPath(env: NodeJS.ProcessEnv): string {
 
 /** The CLI: OMNI_CODEX_BIN, else `codex` on PATH. */
 export function findCodexBin(env: NodeJS.ProcessEnv): string | null {
-  if (env.OMNI_CODEX_BIN) return existsSync(env.OMNI_CODEX_BIN) ? env.OMNI_CODEX_BIN : null;
-  return which('codex', env);
+  return findProgram(['codex'], env, env.OMNI_CODEX_BIN);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -197,10 +196,9 @@ export const codexInstaller: HostInstaller = {
   name: 'Codex CLI',
 
   detect(env) {
+    // Installed means the CLI is: ~/.codex alone outlives an uninstalled one.
     const bin = findCodexBin(env);
-    if (bin) return { detected: true, version: cliVersion(bin, env).version ?? undefined, where: bin };
-    const dir = codexHome(env);
-    return existsSync(dir) ? { detected: true, where: dir } : { detected: false };
+    return bin ? { detected: true, version: cliVersion(bin, env).version ?? undefined, where: bin } : { detected: false };
   },
 
   install(opts: InstallOptions): InstallResult {
@@ -234,7 +232,7 @@ export const codexInstaller: HostInstaller = {
       const d = codexInstaller.detect(opts.env);
       detected = d.detected;
       version = d.version;
-      problems.push(...cliProblems({ name: 'Codex CLI', bin: findCodexBin(opts.env), version, measured: MEASURED_VERSION, pkg: '@openai/codex', envVar: 'OMNI_CODEX_BIN', test: 'test/real-host/codex.test.ts' }));
+      problems.push(...cliProblems({ name: 'Codex CLI', command: '`codex`', bin: findCodexBin(opts.env), version, measured: MEASURED_VERSION, pkg: '@openai/codex', envVar: 'OMNI_CODEX_BIN', test: 'test/real-host/codex.test.ts' }));
       const configText = readText(userConfigPath(opts.env));
       const states = readHookStates(configText ?? '');
       if (configText !== null && hooksDisabled(configText)) {

@@ -14,7 +14,7 @@ import { basename, join } from 'node:path';
 import { readText } from './read-text.js';
 import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from './adapter.js';
 import { isObj, readSettings, SettingsError, writeSettings, writeTextFile, type Json, type Obj } from './hook-config.js';
-import { cliVersion, which } from './detect.js';
+import { cliProblems, cliVersion, findProgram } from './detect.js';
 
 export const SERVER_NAME = 'omni';
 export const NOTE = 'Cursor cannot replace shell output; noisy commands go through omni_run (MCP)';
@@ -108,15 +108,24 @@ function installRule(cwd: string): { changed: boolean; notes: string[] } {
   return { changed: w.changed, notes: [w.changed ? `rule written to ${file}` : `rule in ${file} already up to date`] };
 }
 
+/**
+ * Cursor's program: OMNI_CURSOR_BIN, else `cursor-agent` or `cursor` on PATH (the Linux packages
+ * put `cursor` there), else the macOS app. ~/.cursor alone proves nothing: omni init writes
+ * ~/.cursor/mcp.json itself.
+ */
+function findCursorBin(env: NodeJS.ProcessEnv): string | null {
+  const app = 'Cursor.app/Contents/MacOS/Cursor';
+  const also = process.platform === 'darwin' ? [join('/Applications', app), join(env.HOME || homedir(), 'Applications', app)] : [];
+  return findProgram(['cursor-agent', 'cursor'], env, env.OMNI_CURSOR_BIN, also);
+}
+
 export const cursorInstaller: HostInstaller = {
   id: 'cursor',
   name: 'Cursor',
 
   detect(env) {
-    const bin = env.OMNI_CURSOR_BIN || which('cursor-agent', env) || which('cursor', env);
-    if (bin && existsSync(bin)) return { detected: true, version: cliVersion(bin, env).version ?? undefined, where: bin };
-    const dir = cursorHome(env);
-    return existsSync(dir) ? { detected: true, where: dir } : { detected: false };
+    const bin = findCursorBin(env);
+    return bin ? { detected: true, version: cliVersion(bin, env).version ?? undefined, where: bin } : { detected: false };
   },
 
   install(opts: InstallOptions): InstallResult {
@@ -188,6 +197,7 @@ export const cursorInstaller: HostInstaller = {
       const d = cursorInstaller.detect(opts.env);
       detected = d.detected;
       version = d.version;
+      problems.push(...cliProblems({ name: 'Cursor', command: '`cursor-agent` or `cursor`', bin: d.where ?? null, pkg: 'Cursor (and its `cursor` shell command)', envVar: 'OMNI_CURSOR_BIN' }));
       const user = mcpPath('user', opts.cwd, opts.env);
       const project = mcpPath('project', opts.cwd, opts.env);
       for (const file of [user, project]) {

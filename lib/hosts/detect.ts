@@ -20,6 +20,30 @@ export function which(cmd: string, env: NodeJS.ProcessEnv): string | null {
   return null;
 }
 
+/**
+ * A host's program, which is what "installed" means: the override variable's file when it is
+ * set (and nothing else then), else the first of `names` on PATH, else one of `also` (absolute
+ * paths a host's own installer uses off PATH). A host's config folder is never evidence: omni
+ * init creates some of them, and they outlive an uninstalled CLI.
+ */
+export function findProgram(names: readonly string[], env: NodeJS.ProcessEnv, override?: string, also: readonly string[] = []): string | null {
+  if (override) return isExecutable(override) ? override : null;
+  for (const n of names) {
+    const p = which(n, env);
+    if (p) return p;
+  }
+  return also.find(isExecutable) ?? null;
+}
+
+function isExecutable(p: string): boolean {
+  try {
+    accessSync(p, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** `<bin> --version` → the first x.y.z in its output, or null (with why). */
 export function cliVersion(bin: string, env: NodeJS.ProcessEnv): { version: string | null; error?: string } {
   const r = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 15_000, env });
@@ -59,10 +83,13 @@ export function missingInCommand(command: string, env: NodeJS.ProcessEnv): strin
   return bad;
 }
 
-/** Doctor's notes on a host's CLI: not on PATH, or a version omni's replies were not measured on. */
-export function cliProblems(cli: { name: string; bin: string | null; version?: string; measured: string; pkg: string; envVar: string; test: string }): Problem[] {
-  if (!cli.bin) return [{ status: 'warn', what: `the ${cli.name} CLI was not found on PATH`, fix: `install ${cli.pkg}, or set ${cli.envVar} to its path` }];
-  if (cli.version && cli.version !== cli.measured) {
+/**
+ * Doctor's notes on a host's CLI: not on PATH, or a version omni's replies were not measured on.
+ * `name` is the host's own name ("Codex CLI", "Pi"), `command` the program(s) looked for.
+ */
+export function cliProblems(cli: { name: string; command: string; bin: string | null; version?: string; measured?: string; pkg: string; envVar: string; test?: string }): Problem[] {
+  if (!cli.bin) return [{ status: 'warn', what: `${cli.name} (${cli.command}) was not found on PATH`, fix: `install ${cli.pkg}, or set ${cli.envVar} to its path` }];
+  if (cli.version && cli.measured && cli.version !== cli.measured) {
     return [{ status: 'warn', what: `${cli.name} ${cli.version}; omni's replies were measured on ${cli.measured}`, fix: `run the real-host test (${cli.test}) against this version` }];
   }
   return [];

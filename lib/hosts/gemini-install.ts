@@ -9,7 +9,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from './adapter.js';
-import { cliProblems, commandWords, which } from './detect.js';
+import { cliProblems, commandWords, findProgram } from './detect.js';
 import { installHookFile, uninstallHookFile, isObj, omniHandlersIn, readSettings, type Obj, type OmniHookSpec } from './hook-config.js';
 
 /**
@@ -46,8 +46,7 @@ function systemSettingsPath(env: NodeJS.ProcessEnv): string {
 
 /** The CLI: OMNI_GEMINI_BIN, else `gemini` on PATH. */
 export function findGeminiBin(env: NodeJS.ProcessEnv): string | null {
-  if (env.OMNI_GEMINI_BIN) return existsSync(env.OMNI_GEMINI_BIN) ? env.OMNI_GEMINI_BIN : null;
-  return which('gemini', env);
+  return findProgram(['gemini'], env, env.OMNI_GEMINI_BIN);
 }
 
 /** The version from the npm package the binary belongs to (cheap), else `gemini --version`. */
@@ -92,10 +91,9 @@ export const geminiInstaller: HostInstaller = {
   name: 'Gemini CLI',
 
   detect(env) {
+    // Installed means the CLI is: ~/.gemini alone outlives an uninstalled one.
     const bin = findGeminiBin(env);
-    if (bin) return { detected: true, version: geminiVersion(bin, env), where: bin };
-    const dir = geminiDir(env);
-    return existsSync(dir) ? { detected: true, where: dir } : { detected: false };
+    return bin ? { detected: true, version: geminiVersion(bin, env), where: bin } : { detected: false };
   },
 
   install(opts: InstallOptions): InstallResult {
@@ -121,7 +119,7 @@ export const geminiInstaller: HostInstaller = {
       const d = geminiInstaller.detect(opts.env);
       detected = d.detected;
       version = d.version;
-      problems.push(...cliProblems({ name: 'Gemini CLI', bin: findGeminiBin(opts.env), version, measured: MEASURED_VERSION, pkg: '@google/gemini-cli', envVar: 'OMNI_GEMINI_BIN', test: 'test/real-host/gemini.test.ts' }));
+      problems.push(...cliProblems({ name: 'Gemini CLI', command: '`gemini`', bin: findGeminiBin(opts.env), version, measured: MEASURED_VERSION, pkg: '@google/gemini-cli', envVar: 'OMNI_GEMINI_BIN', test: 'test/real-host/gemini.test.ts' }));
       const user = settingsPath('user', opts.cwd, opts.env);
       const project = settingsPath('project', opts.cwd, opts.env);
       const system = systemSettingsPath(opts.env);

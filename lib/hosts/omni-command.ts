@@ -10,12 +10,9 @@ export function shQuote(s: string): string {
 }
 
 const ASSIGN = String.raw`[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|[^\s'"]*)`;
-const PASSTHROUGH_RE = new RegExp(String.raw`^\s*(?:${ASSIGN}\s+)*OMNI_PASSTHROUGH=(?:1|'1'|"1")(?:\s|$)`);
 
-/** `OMNI_PASSTHROUGH=1 cmd …` typed in front of a command (among other assignments). */
-export function hasPassthroughPrefix(command: string): boolean {
-  return PASSTHROUGH_RE.test(command);
-}
+/** `OMNI_PASSTHROUGH=1 cmd …` typed in front of a command: the one rule, lib/pipeline/passthrough.ts. */
+export { commandRequestsPassthrough as hasPassthroughPrefix } from '../pipeline/passthrough.js';
 
 const LEAD_RE = new RegExp(String.raw`^\s*(?:${ASSIGN}\s+)*`);
 

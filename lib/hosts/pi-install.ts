@@ -9,7 +9,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { HostInstaller, InstallOptions, InstallResult, Problem } from './adapter.js';
 import { readSettings, writeSettings, type Json, type Obj } from './hook-config.js';
-import { cliVersion, which } from './detect.js';
+import { cliProblems, cliVersion, findProgram } from './detect.js';
 
 function agentDir(env: NodeJS.ProcessEnv): string {
   return env.PI_CODING_AGENT_DIR || join(env.HOME || homedir(), '.pi', 'agent');
@@ -53,9 +53,9 @@ export const piInstaller: HostInstaller = {
   id: 'pi',
   name: 'Pi',
   detect(env) {
-    const bin = env.OMNI_PI_BIN || which('pi', env);
-    if (bin) return { detected: true, version: cliVersion(bin, env).version ?? undefined, where: bin };
-    return existsSync(agentDir(env)) ? { detected: true, where: agentDir(env) } : { detected: false };
+    // Installed means `pi` is: omni init --pi itself creates ~/.pi/agent.
+    const bin = findProgram(['pi'], env, env.OMNI_PI_BIN);
+    return bin ? { detected: true, version: cliVersion(bin, env).version ?? undefined, where: bin } : { detected: false };
   },
   install(opts: InstallOptions) {
     const bundle = piBundle(opts.bin);
@@ -72,7 +72,7 @@ export const piInstaller: HostInstaller = {
   status(opts) {
     const d = piInstaller.detect(opts.env);
     const files = [settingsPath('user', opts.cwd, opts.env), settingsPath('project', opts.cwd, opts.env)];
-    const problems: Problem[] = [];
+    const problems: Problem[] = cliProblems({ name: 'Pi', command: '`pi`', bin: d.where ?? null, pkg: '@mariozechner/pi-coding-agent', envVar: 'OMNI_PI_BIN' });
     const entries: string[] = [];
     for (const f of files) {
       try {

@@ -23,7 +23,8 @@ import type { ExtensionAPI, ExtensionContext, ToolResultEvent } from '@mariozech
 import type { PipelineContext } from '../pipeline/types.js';
 import type { LazyStore } from '../doors/store-access.js';
 import type { Store } from '../store/open.js';
-import { hasPassthroughPrefix, isOmniOwnCommand } from './omni-command.js';
+import { isOmniOwnCommand } from './omni-command.js';
+import { passthroughRequested } from '../pipeline/passthrough.js';
 import { distilText, MAX_FULL_OUTPUT_BYTES } from '../doors/distil-text.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -70,7 +71,7 @@ export function readBashSuccess(event: Pick<ToolResultEvent, 'toolName' | 'input
   if (block?.type !== 'text' || typeof block.text !== 'string') return 'shape';
   if (block.text === '' || block.text === PI_NO_OUTPUT) return 'empty';
   if (isOmniOwnCommand(command)) return 'omni-own';
-  if (hasPassthroughPrefix(command)) return 'passthrough';
+  if (passthroughRequested(command)) return 'passthrough';
   const details = event.details as { truncation?: { truncated?: unknown }; fullOutputPath?: unknown } | undefined;
   if (details?.truncation?.truncated === true) {
     // A cut result without its file: only the tail is known, and a digest of a tail would
@@ -154,7 +155,7 @@ export class PiSession {
   async toolResult(event: ToolResultEvent, ctx: ExtensionContext): Promise<ToolResultEventResult | undefined> {
     try {
       const env = this.env();
-      if (env.OMNI_PASSTHROUGH === '1') return undefined;
+      if (passthroughRequested(null, env)) return undefined;
       const r = readBashSuccess(event);
       if (typeof r === 'string') {
         if (r === 'failed' && event.isError === true) await this.failed(event, ctx);

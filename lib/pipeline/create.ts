@@ -8,6 +8,7 @@ import { classify } from './classify.js';
 import { distill } from './distill.js';
 import { collapse } from './collapse.js';
 import { redact } from './redact.js';
+import { passthroughRequested } from './passthrough.js';
 import { render, DEFAULT_HOLD_MS, DEFAULT_HOLD_IDLE_MS, DEFAULT_HOLD_BYTES, type RenderReport } from './render.js';
 
 export interface Pipeline extends Duplex {
@@ -33,7 +34,7 @@ export function createPipeline(ctx: PipelineContext): Pipeline {
   // window (all of a hook's payload).
   const spool = new Spool(Math.max(SPOOL_CAP_BYTES, ctx.holdBytes ?? DEFAULT_HOLD_BYTES));
   const report = { rawBytes: 0, outBytes: 0, changed: false, verbatim: null, streamed: false, rawHandle: null, rawCovered: 0, distiller: 'none', passthrough: null } as Pipeline['report'];
-  if (ctx.command && /^\s*OMNI_PASSTHROUGH=1(\s|$)/.test(ctx.command)) run.passthrough = 'passthrough';
+  if (passthroughRequested(ctx.command)) run.passthrough = 'passthrough';
 
   const stages: Transform[] = [frame(run), guard(run), classify(run), distill(ctx, run), collapse(run), redact(run)];
   if (ctx.ledger) stages.push(ctx.ledger(run));

@@ -62,7 +62,7 @@ t.test('doctor shows every installed host with its tier', async (t) => {
   const human = omni(['doctor'], home, proj).stdout;
   t.match(human, /^host\s+installed\s+wired\s+tier\s+status$/m, 'one table');
   t.match(human, /^Codex CLI\s+0\.171\.0\s+yes\s+full\s+FAIL$/m);
-  t.match(human, /^Cursor\s+found\s+yes\s+handoff\s+warn$/m, 'Cursor at user scope: no rule file, a warning');
+  t.match(human, /^Cursor\s+not found\s+yes\s+handoff\s+warn$/m, 'Cursor: no cursor CLI here (init wrote ~/.cursor/mcp.json, which proves nothing), and no rule file at user scope');
 
   t.equal(omni(['init', '--all', '--uninstall'], home, proj).status, 0);
   const gone = JSON.parse(omni(['doctor', '--json'], home, proj).stdout);

@@ -160,7 +160,7 @@ t.test('the installed entry starts a working omni MCP server', async (t) => {
   t.equal(r.content[0].text, 'from-cursor\n');
 });
 
-t.test('detect: OMNI_CURSOR_BIN, cursor-agent or cursor on PATH, or ~/.cursor', async (t) => {
+t.test('detect: OMNI_CURSOR_BIN, cursor-agent or cursor on PATH; ~/.cursor alone is not Cursor', async (t) => {
   const { home, env } = setup();
   t.same(cursorInstaller.detect(env), { detected: false });
   const bin = join(tempHome(), 'cursor-agent');
@@ -169,11 +169,30 @@ t.test('detect: OMNI_CURSOR_BIN, cursor-agent or cursor on PATH, or ~/.cursor', 
   t.same(cursorInstaller.detect({ ...env, OMNI_CURSOR_BIN: bin }), { detected: true, version: '2026.01.17', where: bin });
   t.same(cursorInstaller.detect({ ...env, PATH: join(bin, '..') }), { detected: true, version: '2026.01.17', where: bin });
   mkdirSync(join(home, '.cursor'));
-  t.same(cursorInstaller.detect(env), { detected: true, where: join(home, '.cursor') });
+  t.same(cursorInstaller.detect(env), { detected: false }, 'omni init writes ~/.cursor/mcp.json itself: the folder proves nothing');
+  t.same(cursorInstaller.detect({ ...env, OMNI_CURSOR_BIN: join(home, 'gone') }), { detected: false }, 'an override that is not there');
+});
+
+/** A `cursor-agent` that answers --version: Cursor installed. */
+function installed(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const bin = join(tempHome(), 'cursor-agent');
+  writeFileSync(bin, '#!/bin/sh\necho 2026.01.17-abc1234\n');
+  chmodSync(bin, 0o755);
+  env.OMNI_CURSOR_BIN = bin;
+  return env;
+}
+
+t.test('status: wired without Cursor installed is a warning naming what was looked for', async (t) => {
+  const { cwd, env, opts } = setup('project');
+  cursorInstaller.install(opts);
+  const s = await cursorInstaller.status({ scope: 'user', cwd, env, bin: OMNI });
+  t.equal(s.detected, false);
+  t.same(s.problems.map((p) => [p.status, p.what]), [['warn', 'Cursor (`cursor-agent` or `cursor`) was not found on PATH']]);
 });
 
 t.test('status: wiring, tier, problems with fixes', async (t) => {
   const { cwd, env, opts } = setup('project');
+  installed(env);
   const base = { scope: 'user' as const, cwd, env, bin: OMNI };
   const none = await cursorInstaller.status(base);
   t.equal(none.wired, false);
@@ -191,6 +210,7 @@ t.test('status: wiring, tier, problems with fixes', async (t) => {
 
   // user scope only: wired, but this project has no rule
   const u = setup('user');
+  installed(u.env);
   cursorInstaller.install(u.opts);
   const us = await cursorInstaller.status({ scope: 'user', cwd: u.cwd, env: u.env, bin: OMNI });
   t.equal(us.tier, 'handoff');

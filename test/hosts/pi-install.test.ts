@@ -1,5 +1,5 @@
 import t from 'tap';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { piInstaller } from '../../lib/hosts/pi-install.js';
@@ -13,7 +13,11 @@ function setup() {
   const home = join(root, 'home');
   const proj = join(root, 'proj');
   mkdirSync(proj, { recursive: true });
-  const env = { HOME: home, PATH: '' };
+  // Pi installed: a `pi` that answers --version.
+  const pi = join(root, 'pi');
+  writeFileSync(pi, '#!/bin/sh\necho 0.73.1\n');
+  chmodSync(pi, 0o755);
+  const env: NodeJS.ProcessEnv = { HOME: home, PATH: '', OMNI_PI_BIN: pi };
   return { root, dist, home, proj, env, opts: { scope: 'user' as const, cwd: proj, bin: join(dist, 'omni.cjs'), preHook: true, env } };
 }
 
@@ -54,4 +58,16 @@ t.test('a settings file whose extensions is not a list is refused, not overwritt
   writeFileSync(file, '{"extensions": "oops"}');
   t.throws(() => piInstaller.install(opts), /not a list/);
   t.equal(readFileSync(file, 'utf8'), '{"extensions": "oops"}');
+});
+
+t.test('Pi is found by its program, not by ~/.pi/agent; wired without it is a warning', async (t) => {
+  const { home, opts } = setup();
+  const env: NodeJS.ProcessEnv = { HOME: home, PATH: '' };
+  t.equal(piInstaller.detect(opts.env).detected, true, 'OMNI_PI_BIN');
+  t.equal(piInstaller.detect(opts.env).version, '0.73.1');
+  piInstaller.install({ ...opts, env });
+  t.equal(piInstaller.detect(env).detected, false, 'the settings folder omni init just wrote is not Pi');
+  const st = await piInstaller.status({ ...opts, env, bin: opts.bin });
+  t.equal(st.wired, true);
+  t.same(st.problems.map((p) => [p.status, p.what]), [['warn', 'Pi (`pi`) was not found on PATH']]);
 });

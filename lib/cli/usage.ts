@@ -1,0 +1,120 @@
+/**
+ * The one table of subcommand usages. `omni --help` prints every row's synopsis and summary;
+ * `omni <name> --help` prints that row with its option notes (main.ts answers --help for every
+ * subcommand from here, so no subcommand keeps a second copy). README's Subcommands table
+ * names the same flags (test/cli/help.test.ts holds the two together).
+ *
+ * Loaded on the hot path (main.ts): plain strings only, no imports.
+ */
+
+export interface SubcommandUsage {
+  /** The argv[0] it answers to; 'hooks' for the hook entry points. */
+  name: string;
+  /** The usage lines, flags and all. */
+  synopsis: string[];
+  /** One line: what it does. */
+  summary: string;
+  /** Option notes for `omni <name> --help`. */
+  options?: [string, string][];
+}
+
+export const SUBCOMMAND_USAGE: readonly SubcommandUsage[] = [
+  {
+    name: 'exec',
+    synopsis: ['omni exec <program> [args…]', "omni exec '<command line>'"],
+    summary: 'run a program (or one quoted command line via sh -c), distilled; exits with its code',
+    options: [['--', 'ends omni\'s own arguments: `omni exec -- --weird-program`']],
+  },
+  {
+    name: 'pipe',
+    synopsis: ['some-cmd 2>&1 | omni pipe [--command "<cmd>"]'],
+    summary: 'distil a stream from stdin; always exits 0',
+    options: [['--command, -c <cmd>', 'the command that produced the text (picks its distiller)']],
+  },
+  {
+    name: 'retrieve',
+    synopsis: ['omni retrieve <handle>'],
+    summary: 'print the exact bytes a marker stands for; exit 2 for an unknown handle',
+    options: [['<handle>', 'the 16 hex characters after "omni retrieve" in a marker']],
+  },
+  {
+    name: 'stats',
+    synopsis: ['omni stats [--since 7d] [--json]'],
+    summary: 'bytes in and out, savings per command family and per door',
+    options: [['--since <duration>', '30m, 24h, 7d, 2w or all'], ['--json', 'machine-readable']],
+  },
+  {
+    name: 'diff',
+    synopsis: ['omni diff'],
+    summary: 'the last distillation, raw against delivered',
+  },
+  {
+    name: 'init',
+    synopsis: ['omni init [--claude] [--codex] [--gemini] [--pi] [--cursor] [--all] [--project] [--uninstall] [--no-pre-hook]'],
+    summary: 'wire omni into the hosts you name (no host flag: asks on a terminal, else Claude Code)',
+    options: [
+      ['--<host>', 'exactly the hosts named: --claude, --codex, --gemini, --pi, --cursor'],
+      ['--all', 'every host omni knows, installed or not'],
+      ['--project', "the project's config files (./.claude, ./.codex, ./.gemini, ./.pi, ./.cursor) instead of the user's"],
+      ['--uninstall', "remove omni's entries only (every other hook, key and server is kept)"],
+      ['--no-pre-hook', 'do not rewrite commands into `omni exec` (distil after the tool only)'],
+    ],
+  },
+  {
+    name: 'doctor',
+    synopsis: ['omni doctor [--json]'],
+    summary: 'which hosts are installed and wired, what each gets, what is wrong and the fix; then the store',
+    options: [['--json', 'machine-readable'], ['exit', '0 when wired somewhere and nothing wired is broken, else 1']],
+  },
+  {
+    name: 'remember',
+    synopsis: ['omni remember "<fact>" | --list | --forget <id>   [--cwd <project dir>]'],
+    summary: 'project facts injected at session start',
+  },
+  {
+    name: 'goal',
+    synopsis: ['omni goal ["<text>" | --clear]   [--cwd <project dir>]'],
+    summary: 'a pinned goal injected at session start (no argument: show it)',
+  },
+  {
+    name: 'session',
+    synopsis: ['omni session [--csv]'],
+    summary: 'the current or last session; --csv exports every session',
+  },
+  {
+    name: 'mcp',
+    synopsis: ['omni mcp [--cwd <project dir>]'],
+    summary: 'MCP server on stdio (omni_run, omni_retrieve, omni_stats, omni_remember, omni_recall, omni_goal)',
+  },
+  {
+    name: 'hooks',
+    synopsis: ['omni --post-hook | --post-hook-failure | --pre-hook | --session-start | --session-end | --pre-compact | --hook'],
+    summary: 'host hook entry points (read one JSON payload on stdin, always exit 0)',
+  },
+];
+
+export function usageOf(name: string): SubcommandUsage | undefined {
+  return SUBCOMMAND_USAGE.find((u) => u.name === name);
+}
+
+/** `omni <name> --help`: usage lines, what it does, its options. */
+export function subcommandHelp(name: string): string {
+  const u = usageOf(name);
+  if (!u) return '';
+  const lines = u.synopsis.map((s, i) => `${i === 0 ? 'usage: ' : '       '}${s}`);
+  lines.push(`  ${u.summary}`);
+  const w = Math.max(0, ...(u.options ?? []).map(([o]) => o.length)) + 2;
+  for (const [o, d] of u.options ?? []) lines.push(`  ${o.padEnd(w)}${d}`);
+  return lines.join('\n') + '\n';
+}
+
+/** `omni --help`: every row. */
+export function topLevelHelp(): string {
+  const out = ['omni — distils shell output for AI coding agents; every removed byte stays retrievable.', ''];
+  for (const u of SUBCOMMAND_USAGE) {
+    for (const s of u.synopsis) out.push(`  ${s}`);
+    out.push(`      ${u.summary}`);
+  }
+  out.push('  omni --version', '', 'omni <command> --help for its options.');
+  return out.join('\n') + '\n';
+}
