@@ -113,6 +113,17 @@ export function tokenize(line: string): { tokens: Token[]; malformed: boolean; s
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 const WRAPPERS = new Set(['npx', 'env', 'time', 'nice', 'nohup', 'command', 'exec', 'stdbuf', 'timeout', 'pnpx', 'bunx']);
+/**
+ * Wrapper options whose value is the next word (`env -u NAME cmd`, `nice -n 5 cmd`): without
+ * this the value would be taken for the producer.
+ */
+const OPTION_TAKES_VALUE: Record<string, Set<string>> = {
+  env: new Set(['-u', '--unset', '-C', '--chdir', '-S', '--split-string']),
+  nice: new Set(['-n', '--adjustment']),
+  timeout: new Set(['-s', '--signal', '-k', '--kill-after']),
+  stdbuf: new Set(['-i', '-o', '-e']),
+  npx: new Set(['-p', '--package', '-c', '--call']),
+};
 
 /** Peel `VAR=… `, `npx`, `env`, `time` … off an argv; returns the producer's argv. */
 export function peelWrappers(argv: string[]): string[] {
@@ -123,7 +134,10 @@ export function peelWrappers(argv: string[]): string[] {
     if (!WRAPPERS.has(head)) break;
     // Options of the wrapper itself (`npx --yes jest`, `timeout 10 cmd`, `env -i cmd`).
     let k = 1;
-    while (k < a.length && (a[k].startsWith('-') || (head === 'timeout' && /^\d/.test(a[k])) || ASSIGNMENT.test(a[k]))) k++;
+    const valued = OPTION_TAKES_VALUE[head];
+    while (k < a.length && (a[k].startsWith('-') || (head === 'timeout' && /^\d/.test(a[k])) || ASSIGNMENT.test(a[k]))) {
+      k += valued?.has(a[k]) ? 2 : 1;
+    }
     // A wrapper with nothing to run is the producer itself: bare `env` prints the environment.
     if (k >= a.length) break;
     a = a.slice(k);

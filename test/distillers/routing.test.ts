@@ -58,3 +58,14 @@ t.test('npm run build and friends are builds whose tool the content names', asyn
   t.not(routeCommand('bun build ./src/index.ts').distiller, 'npm-build', "bun build is bun's bundler, not a script");
   t.not(routeCommand('npm install').distiller, 'npm-build');
 });
+
+t.test("a wrapper option's value is not the producer (env -u NAME, nice -n 5, timeout -s KILL)", async (t) => {
+  const cases: Array<[string, string]> = [
+    ['env -u HOME go test ./...', 'go-test'],
+    ['env -C web npx jest', 'jest'],
+    ['nice -n 10 cargo test', 'cargo-test'],
+    ['timeout -s KILL 60 pytest -q', 'pytest'],
+    ['env -i PATH=/usr/bin -u X go test', 'go-test'],
+  ];
+  for (const [cmd, want] of cases) t.equal(routeCommand(cmd).distiller, want, cmd);
+});
