@@ -265,7 +265,7 @@ bad = ["const t = require('tap');", "const { Stack } = require('../stack');", "c
 open(os.path.join(d, 'test/pop.js'), 'w').write("\n".join(bad) + "\n")
 EOF
   capture 856-tap-terse-fail test tap "$p" 'npx tap --reporter=terse --disable-coverage' \
-    'Exercises: the tap runner with its terse reporter on flat files of top-level t.equal/t.same assertions (no t.test subtests); two failures (pop on empty gives undefined not null, a t.same array diff). Earlier tap cases (014-016) use the default base reporter on files of nested t.test subtests.'
+    'Exercises: the tap runner with its terse reporter on flat files of top-level t.equal/t.same assertions (no t.test subtests); two failures (pop on empty gives undefined not null, a t.same array diff). Off a terminal the terse reporter still redraws its `Asserts:`/`Suites:` progress frame: lines made only of erase-line/cursor-up sequences (ESC[2K ESC[1A …) between 11 frames, of which a terminal shows only the last. Earlier tap cases (014-016) use the default base reporter on files of nested t.test subtests.'
   keep_re '^✖ ' '^\s*FAIL ' 'test/pop\.js:\d+:\d+' '^# \{' '^\s*(\+|-)(undefined|null)$'
   rm -f "$p/test/pop.js"
   capture 857-tap-reporter-tap-pass test tap "$p" 'npx tap --reporter=tap --disable-coverage' \
@@ -389,7 +389,7 @@ def test_user_warning():
     assert True
 EOF
   capture 859-pytest-warnings-summary-pass test pytest "$b" 'python3 -m pytest -q -p no:cacheprovider' \
-    'Exercises: a passing pytest -q run (30 tests, progress dots) that ends in a "warnings summary" section: DeprecationWarning from a helper (one entry for 28 parametrized tests), datetime.utcnow() deprecation and a UserWarning, each with file:line. No earlier pytest case has a warnings section.'
+    'Exercises: a passing pytest -q run (30 tests, progress dots) that ends in a "warnings summary" section: a DeprecationWarning from a helper (one `tests/test_dates.py: 28 warnings` entry for 28 parametrized tests) and a UserWarning, each with file:line and the source line. No earlier pytest case has a warnings section.'
   keep_re '^\d+ passed' 'test_dates\.py:\d+' 'Warning:' 'warnings summary'
 }
 
@@ -670,7 +670,7 @@ fn mean_after_wrap() {
 EOF
   run "$l" 'cargo build --tests >/dev/null 2>&1; true'
   capture 863-cargo-test-lib-integration-doc-fail test cargo-test "$l" 'cargo test --no-fail-fast' \
-    'Exercises: a library crate whose tests come in three blocks (unit tests in src/lib.rs with #[should_panic] and #[ignore = reason], an integration test file tests/behaviour.rs with two failures: a custom assert! message and an assert_eq! on floats, then Doc-tests including a should_panic doc-test). Earlier cargo test cases (022-024) are a workspace with unit tests only.'
+    'Exercises: a library crate whose tests come in three blocks (unit tests in src/lib.rs with #[should_panic] and #[ignore = reason], an integration test file tests/behaviour.rs with two failures: an assert_eq! on floats with left/right and a panic inside the library (index out of bounds in src/lib.rs), the `error: test failed, to rerun pass` line, then Doc-tests including a should_panic doc-test). Earlier cargo test cases (022-024) are a workspace with unit tests only.'
   keep_re '^test .* FAILED$' '^---- .* stdout ----' "panicked at" '^test result:' '^error: ' '^\s+(left|right):' 'tests/behaviour\.rs:\d+:\d+' '^\s+Running ' '^\s+Doc-tests ' 'zero-capacity ring stored'
 
   printf '[package]\nname = "bitset"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n' > "$q/Cargo.toml"
@@ -887,7 +887,7 @@ test.skip('slug of emoji', () => {
 });
 EOF
   capture 869-bun-test-toplevel-each-fail test bun-test "$b" "$T/tools/node_modules/.bin/bun test" \
-    'Exercises: bun test on top-level tests with test.each rows (three failing: padded input, diacritics, a trailing dash), a toEqual object diff, test.todo and test.skip, bun'"'"'s `(fail)`/`(pass)`/`(todo)`/`(skip)` lines and the `N pass / N fail / N todo` summary. Earlier bun cases (506, 507) use describe blocks with plain toBe failures.'
+    'Exercises: bun test on top-level tests with test.each rows (two failing: padded input and diacritics, with source excerpts), a toEqual object diff, test.todo and test.skip, bun'"'"'s `(fail)`/`(pass)`/`(todo)`/`(skip)` lines and the `N pass / N fail / N todo` summary. Earlier bun cases (506, 507) use describe blocks with plain toBe failures.'
   keep_re '^\(fail\) ' '^\s*\d+ (pass|fail|skip|todo)' 'slug\.test\.ts:\d+' '^error: ' '^Ran \d+ tests'
 
   echo '{"name":"bun-cov","private":true}' > "$c/package.json"
@@ -1076,7 +1076,7 @@ int main() {
 }
 EOF
   capture 876-gpp-template-error build gcc "$x" 'g++ -std=c++17 -Wall -c registry.cpp -o /dev/null' \
-    'Exercises: a C++ template instantiation error from g++ (no operator< for a struct used by std::sort and std::map): `In instantiation of`, long `required from` chains through libstdc++ headers with file:line:col, `note: candidate:` lists and template argument deduction notes, several hundred lines for two real mistakes. Earlier cc cases are C only.'
+    'Exercises: a C++ template instantiation error from g++ (no operator< for a struct used by std::sort and std::map): `In instantiation of`, long `required from` chains through libstdc++ headers with file:line:col, `note: candidate:` lists and template argument deduction notes, 125 lines for two real mistakes. Earlier cc cases are C only.'
   keep_re '^registry\.cpp:\d+:\d+: (error|required|note: +required)' 'error: no match for' '^\S+:\d+:\d+: error:' 'required from here'
 
   cat > "$a/pool.c" <<'EOF'
@@ -1366,7 +1366,7 @@ cases_read() {
   cp "$(python3 -c 'import textwrap; print(textwrap.__file__)')" "$r/lib/textwrap.py"
   cp /usr/include/stdio.h "$r/include/stdio.h"
   capture 892-cat-python-module read cat "$r" 'cat lib/textwrap.py' \
-    'Exercises: cat of a long real Python source file (the standard library textwrap.py, ~480 lines): docstrings, regexes with backslashes, blank-line-separated methods. Earlier read cases are TypeScript/JavaScript sources.'
+    'Exercises: cat of a long real Python source file (the standard library textwrap.py, 491 lines): docstrings, regexes with backslashes, blank-line-separated methods. Earlier read cases are TypeScript/JavaScript sources.'
   keep_re '^(class|def) \S' '^    def \S'
   capture 893-head-c-header read head "$r" 'head -n 150 include/stdio.h' \
     'Exercises: head -n 150 of a real C header (glibc stdio.h): the licence comment block, include guards, #define/#include runs and repeated `extern` prototypes split over lines. Read output: every line is the answer.'
