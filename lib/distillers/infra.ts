@@ -19,7 +19,9 @@ const TERRAFORM_NOISE: RegExp[] = [
   /^[-+]\/[-+] (destroy and then create replacement|create replacement and then destroy)$/,
   /^ {1,2}<= read \(data resources\)$/,
   /^─+$/,
-  /^\s+[+~-] [\w"-]+\s+= \(known after apply\)$/,
+  // Only a resource attribute (a schema identifier): a map entry's key is data the plan
+  // states (which keys an output will have), and hiding it makes the map read as empty.
+  /^\s+[+~-] [a-z_][a-z0-9_]*\s+= \(known after apply\)$/,
   /^Note: You didn't use the -out option to save this plan, so Terraform can't$/,
   /^guarantee to take exactly these actions if you run "terraform apply" now\.$/,
 ];
@@ -36,10 +38,28 @@ const DOCKER_NOISE: RegExp[] = [
 
 const matcher = (patterns: RegExp[]) => (t: string) => patterns.some((re) => re.test(t));
 
+/**
+ * Terraform's noise outside `Changes to Outputs:`: every line of that section is what the
+ * outputs will be (an output's `(known after apply)` is its answer), so none is hidden. The
+ * section runs until the first line that is not indented. Called once per line, in order.
+ */
+function terraformNoise(): (t: string) => boolean {
+  const noise = matcher(TERRAFORM_NOISE);
+  let inOutputs = false;
+  return (t) => {
+    if (t.startsWith('Changes to Outputs:')) { inOutputs = true; return false; }
+    if (inOutputs) {
+      if (t.startsWith(' ')) return false;
+      inOutputs = false;
+    }
+    return noise(t);
+  };
+}
+
 function create(ctx: PipelineContext, run: RunState) {
   const argv = producerArgv(ctx.command);
   const p = programOf(argv);
-  if (p === 'terraform' || p === 'tofu') return hideRecognised(run, matcher(TERRAFORM_NOISE), 'refresh, progress and legend line');
+  if (p === 'terraform' || p === 'tofu') return hideRecognised(run, terraformNoise(), 'refresh, progress and legend line');
   if (p === 'docker' || p === 'podman' || p === 'buildah') return hideRecognised(run, matcher(DOCKER_NOISE), 'layer, cache and export progress line');
   return identity(run);
 }

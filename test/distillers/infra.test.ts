@@ -1,4 +1,5 @@
 import t from 'tap';
+import stripAnsi from 'strip-ansi';
 import { distillCase } from '../helpers/cases.js';
 
 t.test('keeps every resource line of terraform plan and its Plan line', async (t) => {
@@ -32,4 +33,16 @@ t.test('a terraform error comes back unchanged and nothing is counted from its p
 t.test('a docker build without a daemon comes back unchanged', async (t) => {
   const { r, c } = await distillCase('755-docker-build-no-daemon', undefined, 1);
   t.ok(r.output.equals(c.output));
+});
+
+t.test("terraform apply keeps every line of Changes to Outputs: a map's keys are the plan's answer", async (t) => {
+  const { r, text, rawText } = await distillCase('897-terraform-apply-for-each-color');
+  t.equal(r.distiller, 'infra');
+  const lines = stripAnsi(rawText).split('\n');
+  const from = lines.findIndex((l) => l.startsWith('Changes to Outputs:'));
+  t.ok(from > 0, 'the case has an outputs section');
+  const section: string[] = [];
+  for (const l of lines.slice(from + 1)) { if (!l.startsWith(' ')) break; section.push(l); }
+  t.ok(section.filter((l) => l.includes('(known after apply)')).length >= 10, 'outputs known only after apply');
+  for (const l of section) t.ok(stripAnsi(text).includes(l), `kept: ${l}`);
 });
