@@ -23,20 +23,33 @@ export interface Check {
   detail: string;
 }
 
+/** What each store fault means for the hooks, and what the user does about it. */
+const STORE_FIX: Record<string, (file: string) => string> = {
+  locked: (file) => `is locked: another process holds a write transaction on it. Hooks still answer, but archive nothing, so they remove nothing. fix: end the process holding it (\`fuser -v ${file}\` names it), or point OMNI_HOME at another directory`,
+  readonly: (file) => `cannot be written (read-only: permissions, an immutable flag or a read-only mount). Hooks still answer, but archive nothing, so they remove nothing. fix: make ${file} and its directory writable by this user (\`ls -l\`, \`lsattr\`), or point OMNI_HOME at a writable directory`,
+  corrupt: (file) => `is corrupt or not an omni store. Hooks still answer, without the ledger or the archive. fix: move it aside (\`mv ${file} ${file}.bad\`); omni creates a fresh one`,
+  io: (file) => `could not be opened. Hooks still answer, without the ledger or the archive. fix: check ${file} and its directory`,
+};
+
+/**
+ * The store row says what is true: it opens AND takes a write (a rolled-back write
+ * transaction, waiting at most a typed subcommand's lock budget), or which fault stops it.
+ */
 async function checkStore(env: NodeJS.ProcessEnv): Promise<Check> {
+  const { openStore, omniHome, probeWritable, CLI_BUSY_TIMEOUT_MS } = await import('../store/open.js');
+  const file = join(omniHome(env), 'omni.db');
   try {
-    const { openStore, omniHome } = await import('../store/open.js');
-    const s = openStore() as unknown as { close?: () => void; db?: { close?: () => void } };
+    const s = openStore({ home: omniHome(env), busyTimeoutMs: CLI_BUSY_TIMEOUT_MS });
     try {
-      if (typeof s.close === 'function') s.close();
-      else s.db?.close?.();
-    } catch {
-      /* closing is best effort */
+      probeWritable(s);
+    } finally {
+      try { s.close(); } catch { /* closing is best effort */ }
     }
-    return { name: 'store', status: 'ok', detail: `store opens (${join(omniHome(env), 'omni.db')})` };
+    return { name: 'store', status: 'ok', detail: `${file} opens and takes writes` };
   } catch (err) {
-    const reason = (err as { reason?: string }).reason;
-    return { name: 'store', status: 'fail', detail: `store does not open${reason ? ` (${reason})` : ''}: ${(err as Error).message}. Hooks still distil, without the ledger` };
+    const reason = (err as { reason?: string }).reason ?? 'io';
+    const what = (STORE_FIX[reason] ?? STORE_FIX.io)(file);
+    return { name: 'store', status: 'fail', detail: `${file} ${what} (${(err as Error).message})` };
   }
 }
 

@@ -5,7 +5,7 @@ import { passthroughRequested } from '../pipeline/passthrough.js';
 import type { PipelineContext } from '../pipeline/types.js';
 import { LazyStore } from './store-access.js';
 import { writeSafely, holdWindow } from './sink.js';
-import { spawnWithReader } from './child-reader.js';
+import { spawnWithReader, ownGroup, KILL_GRACE_MS } from './child-reader.js';
 import { RunBook, collectTrace, recordRun } from './run-record.js';
 
 export interface ExecOptions {
@@ -30,6 +30,12 @@ export function shellQuote(a: string): string {
  * way `sh` joins stderr into stdout at the descriptor (`2>&1`) so lines keep their true
  * arrival order, then `exec`s the program so signals reach it directly. Resolves to the
  * child's exit code (128+N for a signal death).
+ *
+ * Off a terminal the command runs in its own process group, and SIGINT, SIGTERM and SIGHUP
+ * sent to omni go to that whole group: a shell's running `sleep` gets them too, as it would
+ * from a terminal. A command that has not exited `KILL_GRACE_MS` after a forwarded signal
+ * gets SIGKILL; once it has exited, omni waits at most `EXIT_DRAIN_MS` for a grandchild
+ * still holding the output pipe (lib/doors/child-reader.ts).
  */
 export function runExec(opts: ExecOptions): Promise<number> {
   const env = opts.env ?? process.env;
@@ -41,10 +47,20 @@ export function runExec(opts: ExecOptions): Promise<number> {
   const passthrough = passthroughRequested(command, env);
 
   return new Promise((resolve) => {
+    const detached = ownGroup(process.stdin.isTTY === true);
     if (passthrough) {
-      const child = spawn('/bin/sh', shArgs, { stdio: 'inherit', env });
-      const unforward = forwardSignals((sig) => { try { child.kill(sig); } catch { /* gone */ } });
-      const end = (code: number) => { unforward(); resolve(code); };
+      const child = spawn('/bin/sh', shArgs, { stdio: 'inherit', env, detached });
+      let exited = false;
+      let grace: NodeJS.Timeout | undefined;
+      const kill = (sig: NodeJS.Signals) => {
+        if (child.pid === undefined) return;
+        try { process.kill(detached ? -child.pid : child.pid, sig); } catch { /* gone */ }
+      };
+      const unforward = forwardSignals((sig) => {
+        kill(sig);
+        grace ??= setTimeout(() => { if (!exited) kill('SIGKILL'); }, KILL_GRACE_MS);
+      });
+      const end = (code: number) => { exited = true; clearTimeout(grace); unforward(); resolve(code); };
       child.on('error', (err) => { stdout.write(`omni exec: ${err.message}\n`); end(127); });
       child.on('close', (code, signal) => end(exitStatus(code, signal)));
       return;
@@ -90,7 +106,7 @@ export function runExec(opts: ExecOptions): Promise<number> {
         ctx.exitCode = 127;
         pipeline.end(`omni exec: ${message}\n`);
       },
-    });
+    }, { detached });
     const unforward = forwardSignals((sig) => child.kill(sig));
   });
 }
@@ -100,11 +116,11 @@ function exitStatus(code: number | null, signal: NodeJS.Signals | string | null)
   return code ?? 128 + (constants.signals[signal as NodeJS.Signals] ?? 0);
 }
 
-/** Passes SIGINT and SIGTERM on to the child while it runs; returns the undo. */
+const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/** Passes SIGINT, SIGTERM and SIGHUP on to the child while it runs; returns the undo. */
 function forwardSignals(kill: (sig: NodeJS.Signals) => void): () => void {
-  const onInt = () => kill('SIGINT');
-  const onTerm = () => kill('SIGTERM');
-  process.on('SIGINT', onInt);
-  process.on('SIGTERM', onTerm);
-  return () => { process.off('SIGINT', onInt); process.off('SIGTERM', onTerm); };
+  const handlers = FORWARDED.map((sig) => [sig, () => kill(sig)] as const);
+  for (const [sig, h] of handlers) process.on(sig, h);
+  return () => { for (const [sig, h] of handlers) process.off(sig, h); };
 }

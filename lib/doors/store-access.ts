@@ -1,7 +1,7 @@
 import type { Archive } from '../pipeline/types.js';
 import type { Store } from '../store/open.js';
-import { openStore } from '../store/open.js';
-import { putBlob } from '../store/archive.js';
+import { openStore, lockBudget, BUSY_TIMEOUT_MS } from '../store/open.js';
+import { putBlob, ARCHIVE_BLOB_CAP } from '../store/archive.js';
 import { logDiagnostic } from './diagnostics.js';
 
 /**
@@ -12,6 +12,10 @@ import { logDiagnostic } from './diagnostics.js';
 export class LazyStore {
   private store: Store | null = null;
   private failed = false;
+  /** The process's lock budget (shared with every store this call opens), and its counts at the start. */
+  private readonly budget = lockBudget(BUSY_TIMEOUT_MS);
+  private readonly waitsBefore = this.budget.waits;
+  private readonly refusedBefore = this.budget.refused;
   constructor(private readonly home?: string) {}
 
   get(): Store | null {
@@ -25,25 +29,27 @@ export class LazyStore {
     return this.store;
   }
 
-  /** An Archive over this store: null (nothing archived) when the write fails. */
+  /**
+   * An Archive over this store: null (nothing archived) when the write fails. One transaction
+   * for the batch; a block over the cap is left out of it up front, so a failure is the
+   * store's (locked, read-only, full) and retrying block by block would only wait again.
+   */
   archive(kind: 'fold' | 'raw' = 'fold'): Archive {
     const putMany = (data: Buffer[]): Array<string | null> => {
       const s = this.get();
       if (!s) return data.map(() => null);
       try {
-        return s.db.transaction(() => data.map((d) => putBlob(s, d, { kind })))();
+        return s.db.transaction(() => data.map((d) => (d.byteLength > ARCHIVE_BLOB_CAP ? null : putBlob(s, d, { kind }))))();
       } catch (err) {
-        // One bad block (over the cap) must not cost the others their receipts.
         logDiagnostic('archive', err);
-        return data.map((d) => {
-          try { return putBlob(s, d, { kind }); } catch { return null; }
-        });
+        return data.map(() => null);
       }
     };
     return { put: (data: Buffer) => putMany([data])[0], putMany };
   }
 
   close(): void {
+    this.reportLock();
     // A door's process ends right after its run. Closing the last connection checkpoints
     // the WAL with an fsync (~17 ms measured on the hook path), so a short-lived door skips
     // it: committed transactions are already in the WAL, SQLite replays it on the next open,
@@ -51,5 +57,13 @@ export class LazyStore {
     if (process.env.OMNI_STORE_CLOSE !== '1' && process.env.OMNI_BUNDLED === '1') { this.store = null; return; }
     try { this.store?.close(); } catch { /* closing is best effort */ }
     this.store = null;
+  }
+
+  /** One log line when this call met a held store: how many statements waited, how many were refused. */
+  private reportLock(): void {
+    const waits = this.budget.waits - this.waitsBefore;
+    const refused = this.budget.refused - this.refusedBefore;
+    if (waits === 0 && refused === 0) return;
+    logDiagnostic('store', `store lock: ${waits} wait${waits === 1 ? '' : 's'} of up to ${this.budget.ms} ms, ${refused} refused without waiting (another process holds the store)`);
   }
 }

@@ -18,14 +18,32 @@ const MAYBE = /pass|pwd|token|secret|key|bearer|auth|credential|BEGIN|ghp_|gho_|
 /** A password in a URL's user info: `postgres://app:hunter2@db:5432/shop`. */
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/[^\s\/@:]+:)([^\s\/@]+)@/gi;
 
-/** Secret names: the last `_`-separated part(s) of the name say what it is. */
-const SECRET_NAME = String.raw`(?:[A-Za-z0-9]+[_.-])*(?:PASSWORD|PASSWD|PASSPHRASE|TOKEN|SECRET|API_?KEY|SECRET_?KEY|ACCESS_?KEY|PRIVATE_?KEY|SIGNING_?KEY|ENCRYPTION_?KEY|MASTER_?KEY|CLIENT_?SECRET|AUTH_?TOKEN|ACCESS_?TOKEN|REFRESH_?TOKEN|CREDENTIALS?)`;
+/**
+ * Secret names: the last `_`-separated part(s) of the name say what it is. A password word
+ * may be glued to its prefix (`PGPASSWORD`, `DBPASSWD`); the short words `PWD` and `AUTH`
+ * count only after a separator (`MYSQL_PWD`, `REDISCLI_AUTH`), so the shell's own `PWD` and
+ * `OLDPWD` (the working directory) are not secrets.
+ */
+const SECRET_NAME = String.raw`(?:(?:[A-Za-z0-9]+[_.-])+(?:PWD|AUTH)|(?:[A-Za-z0-9]+[_.-])*(?:[A-Za-z0-9]*PASSWORD|[A-Za-z0-9]*PASSWD|PASSPHRASE|TOKEN|SECRET|API_?KEY|SECRET_?KEY|ACCESS_?KEY|PRIVATE_?KEY|SIGNING_?KEY|ENCRYPTION_?KEY|MASTER_?KEY|CLIENT_?SECRET|AUTH_?TOKEN|ACCESS_?TOKEN|REFRESH_?TOKEN|CREDENTIALS?))`;
 /** `NAME=value`, `export NAME="value"`, `"name": "value"`, `name: value` (YAML-ish line start). */
 const ASSIGN = new RegExp(
   String.raw`(?<![A-Za-z0-9_])(` + SECRET_NAME + String.raw`)(?![A-Za-z0-9_])` +
   String.raw`(\s*=\s*|"\s*:\s*|'\s*:\s*|:\s+)(["']?)([^\s"'\`,;]+)`,
   'gi',
 );
+/**
+ * HTTP headers that carry a credential, by the end of their name: `x-api-key`, `api-key`,
+ * `X-Auth-Token`, `x-amz-security-token`, `Authorization`, `Proxy-Authorization`. A header
+ * stands at the start of a line (curl -v prefixes `> ` / `< `) or after `-H` / `--header` in
+ * a command echo; its value runs to the closing quote or the end of the line.
+ */
+const HEADER_NAME = String.raw`(?:[A-Za-z0-9]+-)*(?:api-?key|auth-?token|access-?token|session-?token|security-?token|secret|password|authorization)`;
+const HEADER = new RegExp(
+  String.raw`(^(?:[<>] ?)?|(?:-H|--header)[\s=]*["']?)(` + HEADER_NAME + String.raw`)([ \t]*:[ \t]*)([^"'\r\n]*[^\s"'])`,
+  'gi',
+);
+/** An Authorization value's scheme stays (`Basic ***`): it says what kind of credential it was. */
+const AUTH_SCHEME = /^(Bearer|Basic|Digest|token|Negotiate|NTLM|Bot)\s+(\S.*)$/i;
 const BEARER = /\b(Bearer|bearer|Basic|(?<=Authorization:\s*)token)\s+([A-Za-z0-9._~+\/=-]{12,})/g;
 const SHAPES = /\b(ghp_[A-Za-z0-9]{30,}|gho_[A-Za-z0-9]{30,}|ghs_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,})\b/g;
 const KEY_BEGIN = /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY( BLOCK)?-----/;
@@ -44,7 +62,16 @@ export interface Redaction {
 export function redactLine(text: string): Redaction {
   if (!MAYBE.test(text)) return { text, count: 0 };
   let count = 0;
-  let t = text.replace(ASSIGN, (m, name: string, sep: string, q: string, value: string) => {
+  // Headers first: the whole value goes (an API key rarely has a token shape), and what is
+  // left for the rules below is `***`, which none of them counts twice.
+  let t = text.indexOf(':') < 0 ? text : text.replace(HEADER, (m, head: string, name: string, sep: string, value: string) => {
+    const scheme = AUTH_SCHEME.exec(value);
+    const secret = scheme ? scheme[2] : value;
+    if (NOT_A_VALUE.test(secret) || secret.length < 3) return m;
+    count++;
+    return `${head}${name}${sep}${scheme ? `${scheme[1]} ` : ''}***`;
+  });
+  t = t.replace(ASSIGN, (m, name: string, sep: string, q: string, value: string) => {
     // `name: value` only at the start of a line (YAML, headers); prose like "Password: wrong" is rare there.
     if (sep.startsWith(':') && !new RegExp(String.raw`^[+-]?\s*(-\s+)?["']?` + name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '$').test(text.slice(0, text.indexOf(m) + name.length))) return m;
     if (NOT_A_VALUE.test(value) || CODE_REF.test(value) || value.length < 3) return m;

@@ -8,6 +8,12 @@
  *
  * Failure is an Error the caller catches (`StoreError` with a `reason`): the hook then
  * distils without the ledger and still exits 0.
+ *
+ * Waiting for another process's lock is bounded per call, not per statement: every statement
+ * runs through one `LockBudget` (250 ms for a hook, 2 s for a typed subcommand). A statement
+ * may wait only what is left of it; one that waited and still found the store locked spends
+ * the rest, so every later statement in the call is refused at once (SQLITE_BUSY, which the
+ * callers already treat as "no store": nothing archived, so nothing removed).
  */
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
@@ -17,7 +23,14 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { MIGRATIONS } from './schema.js';
 
 export type Database = BetterSqlite3.Database;
-export type Statement = BetterSqlite3.Statement;
+
+/** A prepared statement whose lock waits are charged to the store's `LockBudget`. */
+export interface Statement {
+  run(...params: unknown[]): BetterSqlite3.RunResult;
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+  iterate(...params: unknown[]): IterableIterator<unknown>;
+}
 
 /**
  * How long one statement waits for another process's write lock before giving up.
@@ -29,6 +42,67 @@ export const BUSY_TIMEOUT_MS = 250;
 
 /** The CLI subcommands (retrieve, stats, …) are not on a hook's clock: they may wait longer. */
 export const CLI_BUSY_TIMEOUT_MS = 2000;
+
+/**
+ * A long-lived process (the Pi extension, a long `omni exec`) gets its budget back this long
+ * after it started spending it; a hook process ends well before, so it has one budget.
+ */
+export const LOCK_BUDGET_WINDOW_MS = 10_000;
+
+/** A statement that took less than this did not wait for a lock worth charging (SQLite's first busy sleep is 1 ms). */
+const CHARGE_MIN_MS = 1;
+
+const isBusy = (err: unknown): boolean => /^SQLITE_(BUSY|LOCKED)/.test(String((err as { code?: unknown })?.code ?? ''));
+
+/**
+ * How long this process may still wait for other processes' locks. Shared by every store
+ * opened with the same timeout in one process (`lockBudget`), so a hook that opens the
+ * store twice still waits at most once the budget.
+ */
+export class LockBudget {
+  private left: number;
+  private windowStart: number | null = null;
+  /** Statements that waited for the lock and still found it held. */
+  waits = 0;
+  /** Statements refused at once because the budget was spent. */
+  refused = 0;
+  constructor(readonly ms: number, private readonly now: () => number = () => performance.now()) {
+    this.left = ms;
+  }
+
+  /** Whole milliseconds the next statement may wait (SQLite's busy_timeout). */
+  allowance(): number {
+    if (this.windowStart !== null && this.now() - this.windowStart >= LOCK_BUDGET_WINDOW_MS) {
+      this.left = this.ms;
+      this.windowStart = null;
+    }
+    return Math.max(0, Math.floor(this.left));
+  }
+
+  /**
+   * After a statement that was allowed `allowed` ms: `busy` means it waited all of them and
+   * the store is still held, so the budget is spent; a slow success spends what it took.
+   */
+  charge(allowed: number, elapsed: number, busy: boolean): void {
+    if (busy) {
+      if (allowed > 0) this.waits++;
+      else this.refused++;
+    }
+    const spent = busy ? Math.max(allowed, elapsed) : elapsed >= CHARGE_MIN_MS ? elapsed : 0;
+    if (spent <= 0) return;
+    this.windowStart ??= this.now();
+    this.left = busy ? 0 : Math.max(0, this.left - spent);
+  }
+}
+
+const budgets = new Map<number, LockBudget>();
+
+/** This process's budget for stores opened with `ms` of busy timeout. */
+export function lockBudget(ms: number = BUSY_TIMEOUT_MS): LockBudget {
+  let b = budgets.get(ms);
+  if (!b) budgets.set(ms, (b = new LockBudget(ms)));
+  return b;
+}
 
 export const STORE_FILE = 'omni.db';
 
@@ -56,6 +130,8 @@ export interface Store {
   readonly db: Database;
   readonly home: string;
   readonly file: string;
+  /** The lock wait budget every statement of this store is charged to. */
+  readonly budget: LockBudget;
   /** A prepared statement, cached per connection (preparing costs more than running). */
   stmt(sql: string): Statement;
   close(): void;
@@ -64,8 +140,10 @@ export interface Store {
 export interface OpenOptions {
   /** Directory holding omni.db. Default: `omniHome()`. */
   home?: string;
-  /** Default `BUSY_TIMEOUT_MS`. */
+  /** Default `BUSY_TIMEOUT_MS`: the lock wait budget of the whole call (see `LockBudget`). */
   busyTimeoutMs?: number;
+  /** Default: this process's `lockBudget(busyTimeoutMs)`. */
+  budget?: LockBudget;
 }
 
 /** `OMNI_HOME`, else `~/.omni`. */
@@ -85,7 +163,7 @@ function loadSqlite(): typeof BetterSqlite3 {
   return Sqlite;
 }
 
-function classify(err: unknown, file: string): StoreError {
+export function classify(err: unknown, file: string): StoreError {
   const e = err as { code?: string; message?: string };
   const code = String(e?.code ?? '');
   const msg = String(e?.message ?? err);
@@ -97,7 +175,7 @@ function classify(err: unknown, file: string): StoreError {
     return new StoreError('readonly', file, msg);
   }
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-    return new StoreError('locked', file, `${msg} (waited ${BUSY_TIMEOUT_MS} ms)`);
+    return new StoreError('locked', file, msg);
   }
   if (code.startsWith('SQLITE_CANTOPEN')) {
     return new StoreError('readonly', file, `${msg} (check the permissions of ${path.dirname(file)})`);
@@ -112,6 +190,7 @@ function classify(err: unknown, file: string): StoreError {
 export function openStore(opts: OpenOptions = {}): Store {
   const home = opts.home ?? omniHome();
   const file = path.join(home, STORE_FILE);
+  const budget = opts.budget ?? lockBudget(opts.busyTimeoutMs ?? BUSY_TIMEOUT_MS);
   let db: Database | undefined;
   try {
     fs.mkdirSync(home, { recursive: true, mode: 0o700 });
@@ -121,19 +200,55 @@ export function openStore(opts: OpenOptions = {}): Store {
       fs.closeSync(fs.openSync(file, 'a', 0o600));
     }
     const Ctor = loadSqlite();
-    db = new Ctor(file, { timeout: opts.busyTimeoutMs ?? BUSY_TIMEOUT_MS });
-    db.pragma('synchronous = NORMAL');
-    migrate(db);
+    let timeout = budget.allowance();
+    const d = (db = new Ctor(file, { timeout }));
+    /** Runs one step that may wait for a lock, within what is left of the budget. */
+    const guarded = <T>(fn: () => T): T => {
+      const allowed = budget.allowance();
+      // Only ever lowered: an idle budget costs no pragma per statement.
+      if (allowed !== timeout) {
+        d.pragma(`busy_timeout = ${allowed}`);
+        timeout = allowed;
+      }
+      const t0 = performance.now();
+      try {
+        const r = fn();
+        budget.charge(allowed, performance.now() - t0, false);
+        return r;
+      } catch (err) {
+        budget.charge(allowed, performance.now() - t0, isBusy(err));
+        throw err;
+      }
+    };
+    guarded(() => {
+      d.pragma('synchronous = NORMAL');
+      migrate(d);
+    });
     const cache = new Map<string, Statement>();
-    const d = db;
     return {
       db: d,
       home,
       file,
+      budget,
       stmt(sql: string): Statement {
         let s = cache.get(sql);
         if (!s) {
-          s = d.prepare(sql);
+          const p = d.prepare(sql);
+          s = {
+            run: (...a: unknown[]) => guarded(() => p.run(...a)),
+            get: (...a: unknown[]) => guarded(() => p.get(...a)),
+            all: (...a: unknown[]) => guarded(() => p.all(...a)),
+            // Each step may take the read lock, so each step is guarded.
+            iterate: (...a: unknown[]) => {
+              const it = p.iterate(...a);
+              const step: IterableIterator<unknown> = {
+                [Symbol.iterator]: () => step,
+                next: () => guarded(() => it.next()),
+                return: (v?: unknown) => it.return?.(v) ?? { done: true, value: v },
+              };
+              return step;
+            },
+          };
           cache.set(sql, s);
         }
         return s;
@@ -150,6 +265,26 @@ export function openStore(opts: OpenOptions = {}): Store {
       /* already failing */
     }
     throw classify(err, file);
+  }
+}
+
+/**
+ * Whether the store takes writes: a write transaction that is rolled back. For `omni doctor`,
+ * never the hook path. Throws the `StoreError` saying why not (locked, readonly, corrupt…).
+ */
+export function probeWritable(store: Store): void {
+  const { db } = store;
+  try {
+    db.pragma(`busy_timeout = ${store.budget.allowance()}`);
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      // Rewriting the version writes page 1: a read-only file refuses it.
+      db.pragma(`user_version = ${db.pragma('user_version', { simple: true }) as number}`);
+    } finally {
+      db.exec('ROLLBACK');
+    }
+  } catch (err) {
+    throw classify(err, store.file);
   }
 }
 

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { omni, tempHome } from '../helpers/omni.js';
@@ -37,10 +38,18 @@ t.test('omni pipe over a corrupt store hands back the exact input', async (t) =>
   t.equal(r.stdout.toString(), noisy);
 });
 
-t.test('omni exec with a read-only home still runs the command and keeps every byte', { skip: process.getuid?.() === 0 && 'root ignores directory permissions' }, async (t) => {
+t.test('omni exec with a read-only home still runs the command and keeps every byte', async (t) => {
   const home = join(tempHome(), 'ro');
   mkdirSync(home);
-  chmodSync(home, 0o500);
+  // Root ignores permission bits: as root the directory gets the immutable flag instead,
+  // which refuses new files to root too.
+  if (process.getuid?.() === 0) {
+    const r = spawnSync('chattr', ['+i', home], { encoding: 'utf8' });
+    t.equal(r.status, 0, `chattr +i ${r.stderr ?? ''}`);
+    t.teardown(() => { spawnSync('chattr', ['-i', home]); });
+  } else {
+    chmodSync(home, 0o500);
+  }
   const r = omni(['exec', `printf '${noisy.replace(/%/g, '%%').replace(/\n/g, '\\n')}'`], { env: { OMNI_HOME: home } });
   t.equal(r.status, 0);
   t.equal(r.stdout.toString(), noisy);

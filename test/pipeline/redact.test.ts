@@ -99,3 +99,78 @@ t.test('a password in a URL is redacted, the user and host stay', async (t) => {
   t.same(redactLine('see https://example.com/a:b@c'), { text: 'see https://example.com/a:b@c', count: 0 }, 'a path is not user info');
   t.same(redactLine('git@github.com:org/repo.git'), { text: 'git@github.com:org/repo.git', count: 0 });
 });
+
+// Issue 10, defect 15: header-style secrets and `*PASSWORD=` env values passed through.
+t.test('header-style secrets in real curl -v output are masked, the header names stay', async (t) => {
+  const { spawn } = await import('node:child_process');
+  const http = await import('node:http');
+  const { distill } = await import('../helpers/omni.js');
+  const srv = http.createServer((_q, r) => r.end('hello from the loopback\n'));
+  await new Promise<void>((res) => srv.listen(0, '127.0.0.1', () => res()));
+  t.teardown(() => srv.close());
+  const port = (srv.address() as { port: number }).port;
+  // Real lengths (an Anthropic key is 108 characters): a masked value must pay for the
+  // receipt the output gains, or the output would grow and goes out raw (rule 5).
+  const key = `sk-ant-api03-${'Q7vX2mKp9LwR4tYz'.repeat(6)}AA`;
+  const token = 'f3a9c1e07b5d4286'.repeat(4);
+  const apiKey = '5b1f0c2e9d8a7f64'.repeat(2);
+  const basic = Buffer.from('deploy:correct-horse-battery-staple').toString('base64');
+  const headers = [`x-api-key: ${key}`, `api-key: ${apiKey}`, `X-Auth-Token: ${token}`, `authorization: Basic ${basic}`];
+  const argv = ['-sv', ...headers.flatMap((h) => ['-H', h]), `http://127.0.0.1:${port}/`];
+  const raw = await new Promise<Buffer>((res, rej) => {
+    const c = spawn('curl', argv);
+    const chunks: Buffer[] = [];
+    c.stdout.on('data', (d: Buffer) => chunks.push(d));
+    c.stderr.on('data', (d: Buffer) => chunks.push(d));
+    c.on('error', rej);
+    c.on('close', () => res(Buffer.concat(chunks)));
+  });
+  const text = raw.toString();
+  t.match(text, `> x-api-key: ${key}`, 'curl printed the header it sent');
+  const r = await distill(raw, { command: `curl ${argv.join(' ')}`, door: 'pipe', exitCode: 0 });
+  const out = r.output.toString();
+  t.equal(r.changed, true, 'the masked output is delivered');
+  for (const secret of [key, apiKey, token, basic]) t.notMatch(out, secret, `${secret.slice(0, 8)}… is not in the output`);
+  t.match(out, '> x-api-key: ***');
+  t.match(out, '> api-key: ***');
+  t.match(out, '> X-Auth-Token: ***');
+  t.match(out, '> authorization: Basic ***');
+  t.match(out, 'hello from the loopback', 'the body survives');
+  t.ok(r.outBytes <= r.rawBytes, `${r.outBytes} <= ${r.rawBytes} bytes`);
+});
+
+t.test('*PASSWORD= and MYSQL_PWD= values in real env output are masked; PWD= is a directory', async (t) => {
+  const { spawnSync } = await import('node:child_process');
+  const { distill } = await import('../helpers/omni.js');
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/root', PWD: '/work/project', PGPASSWORD: 'hunter2-pg-value-7Hq2Lx9Vw3', MYSQL_PWD: 'my-sql-pw-value-Z4r8Kd1Nb6', REDISCLI_AUTH: 'redis-auth-value-T5m0Yc2Gf8', LANG: 'C.UTF-8' };
+  for (const cmd of ['env', 'printenv']) {
+    const raw = spawnSync(cmd, { env }).stdout;
+    t.match(raw.toString(), 'PGPASSWORD=hunter2-pg-value', `${cmd} printed the value`);
+    const r = await distill(raw, { command: cmd, door: 'pipe', exitCode: 0 });
+    const out = r.output.toString();
+    t.equal(r.changed, true, `${cmd}: the masked output is delivered`);
+    t.notMatch(out, /hunter2-pg-value|my-sql-pw-value|redis-auth-value/, `${cmd}: no secret value left`);
+    t.match(out, 'PGPASSWORD=***');
+    t.match(out, 'MYSQL_PWD=***');
+    t.match(out, 'REDISCLI_AUTH=***');
+    t.match(out, 'PWD=/work/project', `${cmd}: the working directory is not a secret`);
+    t.match(out, 'LANG=C.UTF-8');
+    t.ok(r.outBytes <= r.rawBytes, `${cmd}: ${r.outBytes} <= ${r.rawBytes} bytes`);
+  }
+});
+
+t.test('header and env secret rules leave look-alikes alone', async (t) => {
+  for (const line of [
+    '> Accept: */*',
+    '< Content-Type: text/plain',
+    'x-api-key-header-name: required',
+    'PWD=/home/dev',
+    'OLDPWD=/tmp',
+    'PASSWORD_MIN_LENGTH=8',
+    'Authorization: ${TOKEN}',
+    '  authorization: string;',
+  ]) t.same(redactLine(line), { text: line, count: 0 }, line);
+  t.same(redactLine('PGPASSWORD=s3cret psql -h db'), { text: 'PGPASSWORD=*** psql -h db', count: 1 });
+  t.same(redactLine('Authorization: AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830'), { text: 'Authorization: ***', count: 1 });
+  t.same(redactLine('x-api-key: abcdef123456'), { text: 'x-api-key: ***', count: 1 });
+});
