@@ -185,6 +185,12 @@ for line in raw.split('\n'):
 EOF
 }
 
+# keep_git_log: the short hash and the subject (first message line) of every commit; body
+#   lines may be hidden behind a marker, subjects may not
+keep_git_log() { [[ -n "$CUR" ]] || return 0; awk '/^commit [0-9a-f]+/ { print substr($2, 1, 7); want = 1; next } want && /^    [^ ]/ { sub(/^    /, ""); print; want = 0 }' "$CUR/output.txt" >> "$CUR/must_keep.txt"; }
+# a hunk header is renumbered when its context is shortened: git's function context stays
+HUNK_CONTEXT='^@@ [^@]+ @@ (?P<k>\S.*)'
+
 build_repo
 HOW='Captured by corpus/capture-fresh-git.sh (git 2.39.5, not a TTY, fixed authors and dates) in a
 scratch repository it builds: subjects with "error"/"failure"/"fix failing test", bodies with
@@ -193,44 +199,49 @@ src/{a => b}/x.ts, long paths git abbreviates with `...`, a path with a space, a
 a --no-ff merge.'
 
 capture 830-git-log-50 git-log 'git log -50'
-keep_re '^commit (?P<k>[0-9a-f]{7})' '^    (?P<k>\S.*)$'
+keep_git_log
 about "$HOW" '' 'git log -50 over every commit. Unlike 701 (one subject shape, plain bodies), subjects and
 body lines here are classified as failures ("Handle read error ...", "error: config loader ...",
 "Tests: 3 failed ..."), which made the one-line form print those subjects twice; a Merge: header.'
 
 capture 831-git-log-stat git-log 'git log --stat'
-keep_re '^commit (?P<k>[0-9a-f]{7})' '^ (?P<k>\S.*?) +\| +[0-9B]' 'files? changed'
+keep_git_log
+keep_re '^ (?P<k>\S.*?) +\| +[0-9B]' 'files? changed'
 about "$HOW" '' 'git log --stat over every commit. Unlike 702 (flat src/modN/ paths), the stat prints brace
 renames (src/hooks/{pipe.rs => post_tool.rs}, src/{a => b}/x.ts), `.../` abbreviated long paths,
 two files of one directory changed together (src/hooks/pipe.rs and post_tool.rs), a path with a
 space, a Bin line and a merge commit with no stat.'
 
 capture 832-git-log-stat-20 git-log 'git log --stat -20'
-keep_re '^commit (?P<k>[0-9a-f]{7})' '^ (?P<k>\S.*?) +\| +[0-9B]' 'files? changed'
+keep_git_log
+keep_re '^ (?P<k>\S.*?) +\| +[0-9B]' 'files? changed'
 about "$HOW" '' 'git log --stat -20: the same history cut to 20 commits (the initial import and the first
 fixes fall out), as an agent usually asks for it.'
 
 # a commit by its subject, as the short hash an agent would copy from git log --oneline
 rev() { run git log --all --format=%h -1 --fixed-strings --grep="$1"; }
 capture 833-git-show-multi-hunk git-show "git show $(rev 'Config loader: real defaults')"
-keep_re '^commit (?P<k>[0-9a-f]{7})' '^@@' '^[-+][^-+]'
+keep_re '^commit (?P<k>[0-9a-f]{7})' "$HUNK_CONTEXT" '^[-+][^-+]'
 about "$HOW" '' 'git show of a commit whose diff has four hunks in one file (options 40, 70, 90 and 140 of
 src/lib/config_loader.ts) and a body line "Tests: 3 failed, 0 errors ...". Unlike 704 (one small
 hunk), it is long enough that context gets shortened, which must leave a valid patch.'
 
 capture 837-git-show-stat-long-paths git-show "git show --stat $(rev 'Rotation and validator agree')"
-keep_re '^commit (?P<k>[0-9a-f]{7})' '^ (?P<k>\S.*?) +\| +[0-9B]' 'files? changed'
+keep_git_log
+keep_re '^ (?P<k>\S.*?) +\| +[0-9B]' 'files? changed'
 about "$HOW" '' 'git show --stat of a commit touching a 103-character path, printed whole here (git log --stat in
 831 abbreviates the same path to .../ in a wider commit): a very long stat row that must survive
 exactly as git printed it.'
 
 capture 834-git-show-stat git-show "git show --stat $(rev 'Split pipe handling')"
-keep_re '^commit (?P<k>[0-9a-f]{7})' '^ (?P<k>\S.*?) +\| +[0-9B]' 'files? changed'
+keep_git_log
+keep_re '^ (?P<k>\S.*?) +\| +[0-9B]' 'files? changed'
 about "$HOW" '' 'git show --stat of the commit that split src/hooks/pipe.rs out of src/hooks/post_tool.rs:
 two stat rows in one directory, the shape that was condensed to src/hooks/{pipe.rs (N), post_tool.rs (N)}.'
 
 capture 835-git-show-merge git-show "git show $(rev "Merge branch 'feature/failure-summary'")"
-keep_re '^commit (?P<k>[0-9a-f]{7})' '^Merge: ' '^@@@' '^ ?[-+][^-+]'
+keep_git_log
+keep_re '^Merge: '
 about "$HOW" '' 'git show of the --no-ff merge: a Merge: header and, for a clean merge, no combined diff.'
 
 if want 836; then
@@ -242,7 +253,7 @@ if want 836; then
   printf '\nSee also docs/release notes.md for the failure summary.\n' >> "$R/README.md"
 fi
 capture 836-git-diff-many-hunks git-diff 'git diff'
-keep_re '^diff --git' '^@@' '^[-+][^-+]'
+keep_re '^diff --git' "$HUNK_CONTEXT" '^[-+][^-+]'
 about "$HOW" '' 'git diff of an uncommitted working tree: 4 files, many hunks in src/lib/config_loader.ts
 (runs of 10 changed options, so hunks carry 3 context lines on each side and gaps inside),
 a deleted line, a file with no newline issues. Unlike 708 (one added line per file), context
