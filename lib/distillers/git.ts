@@ -116,13 +116,18 @@ function logHandler(): LineHandler {
 /** git status: every row stays; the `(use "git …")` hint lines go. */
 function statusHandler(): LineHandler {
   const hider = new BatchHider();
+  // Each run of hints gets its own marker where it stood, and only when the run pays for
+  // it (one or two hint lines mostly do not, so they stay): a marker never stands for
+  // lines from several places, and the rows between them are never moved.
+  const endRun = (out: Item[]) => hider.flush(out, (h) => `${plural(h.length, 'git hint line')} hidden`, undefined, true);
   return {
     line(l, out) {
       if (STATUS_HINT.test(textOf(l)) && hider.hide(l)) return;
+      endRun(out);
       out.push(l);
     },
-    batchEnd(out, final) {
-      hider.flush(out, (h) => `${plural(h.length, 'git hint line')} hidden`, 0, final);
+    batchEnd(out) {
+      endRun(out);
     },
   };
 }
@@ -196,6 +201,8 @@ function diffHandler(show: boolean): LineHandler {
   let hunk: Hunk | null = null;
   let hiddenCtx = 0;
   let hiddenIndex = 0;
+  /** A hunk header was renumbered: the output is a rewritten form with a whole-raw receipt. */
+  let rewritten = false;
 
   const fits = (h: Hunk, t: string): boolean => {
     if (t.startsWith('\\')) return true;
@@ -217,6 +224,7 @@ function diffHandler(show: boolean): LineHandler {
     if (cut) {
       hider.condense(h.header, cut.header);
       if (h.header.out !== cut.header) { out.push(h.header); for (const l of h.body) out.push(l); return; }
+      rewritten = true;
     }
     out.push(h.header);
     for (const l of h.body) {
@@ -260,7 +268,10 @@ function diffHandler(show: boolean): LineHandler {
       if (final) closeHunk(out);
       if (log) log.batchEnd!(out, final);
       const before = hider.count;
-      hider.flush(out, () => [hiddenCtx ? plural(hiddenCtx, 'unchanged context line') : '', hiddenIndex ? plural(hiddenIndex, 'index line') : ''].filter(Boolean).join(' and ') + ' hidden', undefined, final);
+      // One marker at the end for lines from every file is honest only beside a rewritten
+      // form (its receipt names the whole raw output). With no header renumbered (`-U0`,
+      // new files only) the scattered index lines go back where they were.
+      hider.flush(out, () => [hiddenCtx ? plural(hiddenCtx, 'unchanged context line') : '', hiddenIndex ? plural(hiddenIndex, 'index line') : ''].filter(Boolean).join(' and ') + ' hidden', rewritten ? undefined : Infinity, final);
       if (hider.count < before || final) { hiddenCtx = 0; hiddenIndex = 0; }
     },
   };
