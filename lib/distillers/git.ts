@@ -5,11 +5,12 @@ import { BatchHider, identity, lineDistiller, plural, producerArgv, programOf, s
 
 /*
  * git: log (one line per commit: short hash + subject, `--stat` rows as one list of whole
- * paths), status (every path; the `(use "git …")` hints out), diff/show (every hunk and
- * every changed line; `index` lines and context beyond one line at each end of a hunk
- * out, the hunk header renumbered for what is shown), blame (repeated commit metadata
- * condensed per run of lines). Every removed line is behind a marker; every rewritten
- * line is in the whole raw output render archives and names in its closing receipt.
+ * paths), status (every path; a run of `(use "git …")` hints out where it pays for its
+ * marker), diff/show (every hunk and every changed line; `index` lines and context beyond
+ * one line at each end of a hunk out, the hunk header renumbered for what is shown), blame
+ * (repeated commit metadata condensed per run of lines). Every removed line is behind a
+ * marker; every rewritten line is in the whole raw output render archives and names in
+ * its closing receipt.
  */
 
 const COMMIT = /^commit ([0-9a-f]{7,64})((?: \(.*\))?)$/;
@@ -19,7 +20,6 @@ const STAT = /^ (\S.*?)\s+\|\s+(\d+|Bin .*)(?: [+-]+)?$/;
 const STAT_SUMMARY = /^ \d+ files? changed(, \d+ insertions?\(\+\))?(, \d+ deletions?\(-\))?$/;
 const STATUS_HINT = /^\s+\((use "git [^"]+"|commit or discard the untracked or modified content in submodules)[^)]*\)$/;
 const DIFF_START = /^diff --(git|cc|combined) /;
-const HUNK = /^@@@? -\d+(,\d+)? \+\d+(,\d+)? @@@?/;
 const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$/;
 const INDEX = /^index [0-9a-f]+\.\.[0-9a-f]+( \d{6})?$/;
 const BLAME = /^(\^?[0-9a-f]{7,40}) ((?:\S+ )?\((.*?) +(\d+)\)) (.*)$/;
