@@ -4,11 +4,13 @@ import type { DistillerSpec } from './registry.js';
 import { BatchHider, identity, lineDistiller, plural, producerArgv, programOf, subcommand, textOf, type LineHandler } from './shared.js';
 
 /*
- * git: log (one line per commit: short hash + subject, `--stat` lists condensed),
- * status (every path; the `(use "git …")` hints out), diff/show (every hunk and every
- * changed line; `index` lines and context beyond one line around a change out), blame
+ * git: log (one line per commit: short hash + subject, `--stat` rows as one list of whole
+ * paths), status (every path; a run of `(use "git …")` hints out where it pays for its
+ * marker), diff/show (every hunk and every changed line; `index` lines and context beyond
+ * one line at each end of a hunk out, the hunk header renumbered for what is shown), blame
  * (repeated commit metadata condensed per run of lines). Every removed line is behind a
- * marker; every condensed line is in the whole raw output render archives.
+ * marker; every rewritten line is in the whole raw output render archives and names in
+ * its closing receipt.
  */
 
 const COMMIT = /^commit ([0-9a-f]{7,64})((?: \(.*\))?)$/;
@@ -18,47 +20,45 @@ const STAT = /^ (\S.*?)\s+\|\s+(\d+|Bin .*)(?: [+-]+)?$/;
 const STAT_SUMMARY = /^ \d+ files? changed(, \d+ insertions?\(\+\))?(, \d+ deletions?\(-\))?$/;
 const STATUS_HINT = /^\s+\((use "git [^"]+"|commit or discard the untracked or modified content in submodules)[^)]*\)$/;
 const DIFF_START = /^diff --(git|cc|combined) /;
-const HUNK = /^@@@? -\d+(,\d+)? \+\d+(,\d+)? @@@?/;
+const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$/;
 const INDEX = /^index [0-9a-f]+\.\.[0-9a-f]+( \d{6})?$/;
 const BLAME = /^(\^?[0-9a-f]{7,40}) ((?:\S+ )?\((.*?) +(\d+)\)) (.*)$/;
 
-/** Pure: stat entries as one list; consecutive files of one directory share it once. */
+/**
+ * Pure: the rows of a diffstat as one list, each path exactly as git printed it (an agent
+ * copies it into its next command, so a path is never factored or shortened here; git's
+ * own `{a => b}` and `.../` forms stay as they are).
+ */
 export function statList(entries: Array<[string, string, string] | RegExpExecArray>): string {
-  const parts: string[] = [];
-  let dir: string | null = null;
-  let group: string[] = [];
-  const close = () => {
-    if (dir === null) return;
-    parts.push(group.length > 1 ? `${dir}{${group.join(', ')}}` : `${dir}${group[0]}`);
-    group = [];
-  };
-  for (const e of entries) {
-    const path = e[1];
-    const cut = path.lastIndexOf('/') + 1;
-    const d = path.slice(0, cut);
-    // `{…}` in a rename (`a/{x => y}`) keeps its own line form.
-    if (d !== dir || path.includes('{')) { close(); dir = d; }
-    group.push(`${path.slice(cut)} (${e[2]})`);
-    if (path.includes('{')) { close(); dir = null; }
-  }
-  close();
-  return parts.join(', ');
+  return entries.map((e) => `${e[1]} (${e[2]})`).join(', ');
 }
 
-/** One line per commit: `commit <hash>` prints `<short> <subject>`; the rest is hidden. */
+/**
+ * One line per commit: `commit <hash>` prints `<short> <subject>`; the rest is hidden.
+ * A line classified as a failure is never hidden or rewritten (rule 2), so a subject that
+ * reads like one (`Handle read error …`) stays on its own line under the short hash
+ * instead of being printed twice, and such body lines stay where they are.
+ */
 function logHandler(): LineHandler {
   const hider = new BatchHider();
   let commit: Line | null = null;
+  /** The commit line is still held (not flushed), so its subject may join it. */
+  let joinable = false;
   let commits = 0;
   let stage: 'none' | 'header' | 'body' | 'stat' = 'none';
   let subjectSeen = false;
   let stat: Line[] = [];
   const flushStat = (out: Item[]) => {
     if (!stat.length) return;
-    // Every file of the stat stays, on one line: `path (N), dir/{a (N), b (N)}`.
-    hider.condense(stat[0], `    ${statList(stat.map((l) => STAT.exec(textOf(l))!))}`);
-    out.push(stat[0]);
-    for (const l of stat.slice(1)) if (!hider.hide(l)) out.push(l);
+    const list = `    ${statList(stat.map((l) => STAT.exec(textOf(l))!))}`;
+    if (stat.some((l) => l.tier === 'failure') || stat[0].out !== undefined) {
+      for (const l of stat) out.push(l);
+    } else {
+      // Every row of the stat stays, whole, on one line: `path (N), path (N)`.
+      hider.condense(stat[0], list);
+      out.push(stat[0]);
+      for (const l of stat.slice(1)) if (!hider.hide(l)) out.push(l);
+    }
     stat = [];
   };
   return {
@@ -71,7 +71,9 @@ function logHandler(): LineHandler {
         commits++;
         stage = 'header';
         subjectSeen = false;
-        hider.condense(l, `${c[1].slice(0, 7)}${c[2]}`);
+        const short = `${c[1].slice(0, 7)}${c[2]}`;
+        if (l.tier !== 'failure') hider.condense(l, short);
+        joinable = l.out === short;
         out.push(l);
         return;
       }
@@ -82,7 +84,13 @@ function logHandler(): LineHandler {
       if (stage === 'body' && b) {
         if (!subjectSeen && b[1].trim()) {
           subjectSeen = true;
-          commit.out = `${commit.out} ${b[1].trim()}`;
+          if (joinable && l.tier !== 'failure') {
+            commit.out = `${commit.out} ${b[1].trim()}`;
+            hider.hide(l);
+            return;
+          }
+          out.push(l);
+          return;
         }
         if (!hider.hide(l)) out.push(l);
         return;
@@ -96,6 +104,8 @@ function logHandler(): LineHandler {
     },
     batchEnd(out, final) {
       flushStat(out);
+      // What is flushed is rendered: a subject arriving later keeps its own line.
+      joinable = false;
       const before = hider.count;
       hider.flush(out, (h) => `${plural(commits, 'commit')} shown one per line (short hash + subject); ${plural(h.length, 'author, date, body and stat line')} hidden`, undefined, final);
       if (hider.count < before || final) commits = 0;
@@ -106,61 +116,162 @@ function logHandler(): LineHandler {
 /** git status: every row stays; the `(use "git …")` hint lines go. */
 function statusHandler(): LineHandler {
   const hider = new BatchHider();
+  // Each run of hints gets its own marker where it stood, and only when the run pays for
+  // it (one or two hint lines mostly do not, so they stay): a marker never stands for
+  // lines from several places, and the rows between them are never moved.
+  const endRun = (out: Item[]) => hider.flush(out, (h) => `${plural(h.length, 'git hint line')} hidden`, undefined, true);
   return {
     line(l, out) {
       if (STATUS_HINT.test(textOf(l)) && hider.hide(l)) return;
+      endRun(out);
       out.push(l);
     },
-    batchEnd(out, final) {
-      hider.flush(out, (h) => `${plural(h.length, 'git hint line')} hidden`, 0, final);
+    batchEnd(out) {
+      endRun(out);
     },
   };
 }
 
-/** diff/show: every hunk header and changed line stays; far context and index lines go. */
+/** Context lines kept at each end of a hunk, next to its first and last change. */
+const KEEP_CONTEXT = 1;
+/** A hunk longer than this is not held to be shortened: it goes out as git printed it. */
+const HUNK_HELD_MAX = 4096;
+
+interface Hunk {
+  header: Line;
+  oldStart: number;
+  oldCount: number;
+  newStart: number;
+  newCount: number;
+  /** What follows the second `@@` (git's function context), kept as it is. */
+  rest: string;
+  oldLeft: number;
+  newLeft: number;
+  body: Line[];
+  /** Too long to hold: its lines went out as they came. */
+  spilled: boolean;
+}
+
+const range = (start: number, count: number) => (count === 1 ? `${start}` : `${start},${count}`);
+
+/**
+ * Pure: what to hide of one complete hunk, and its header for what stays, or null when
+ * nothing is worth cutting. Only the context before the first change and after the last
+ * one is cut (all but KEEP_CONTEXT lines next to the change); context between changes
+ * stays. So what is shown is still a unified diff git apply accepts: the header's counts
+ * and start lines are those of the lines shown, and every hunk keeps context at each end
+ * where git printed some (a hunk with no trailing context would have to match at the end
+ * of the file). A failure-looking line is never cut, so such a hunk stays whole.
+ */
+export function trimHunk(h: Pick<Hunk, 'oldStart' | 'oldCount' | 'newStart' | 'newCount' | 'rest'>, body: readonly Line[]): { hide: Set<Line>; header: string } | null {
+  const isChange = (l: Line) => { const c = textOf(l)[0]; return c === '+' || c === '-'; };
+  const first = body.findIndex(isChange);
+  if (first < 0) return null;
+  let last = body.length - 1;
+  while (!isChange(body[last])) last--;
+  let tail = last + 1;
+  while (tail < body.length && textOf(body[tail]).startsWith('\\')) tail++; // `\ No newline…` of the last change
+  const lead = Math.max(0, first - KEEP_CONTEXT);
+  let keepTail = Math.min(body.length, tail + KEEP_CONTEXT);
+  while (keepTail < body.length && textOf(body[keepTail]).startsWith('\\')) keepTail++;
+  const hide = new Set<Line>([...body.slice(0, lead), ...body.slice(keepTail)]);
+  if (!hide.size) return null;
+  for (const l of hide) if (l.tier === 'failure') return null;
+  const trail = body.slice(keepTail).filter((l) => !textOf(l).startsWith('\\')).length;
+  const header = `@@ -${range(h.oldStart + lead, h.oldCount - lead - trail)} +${range(h.newStart + lead, h.newCount - lead - trail)} @@${h.rest}`;
+  return { hide, header };
+}
+
+/**
+ * diff/show: every hunk and every changed line stays; `index` lines and the far context at
+ * the ends of a hunk go, and the hunk's header is renumbered for the lines shown.
+ *
+ * Decision (issue 10, defect 7): the shortened text stays a valid patch, rather than
+ * keeping git's original counts over fewer lines. Markers aside, `git apply` takes what is
+ * shown and gives the same files as the raw diff (test/distillers/git.test.ts checks it
+ * on real diffs). The original headers are in the whole raw output, whose handle the
+ * closing receipt names. A hunk is held until its counts are used up, so its header is
+ * written only once its lines are known; a hunk cut short (`| head`) goes out unchanged.
+ */
 function diffHandler(show: boolean): LineHandler {
   const hider = new BatchHider();
   const log = show ? logHandler() : null;
   let inDiff = false;
-  let ctx: Line[] = []; // context lines since the last change
-  let afterChange = false;
+  let combined = false; // `diff --cc`: two columns of signs, passed through as printed
+  let hunk: Hunk | null = null;
   let hiddenCtx = 0;
   let hiddenIndex = 0;
-  const closeContext = (out: Item[], beforeChange: boolean) => {
-    // Keep one context line after the previous change and one before the next.
-    const keepHead = afterChange ? 1 : 0;
-    const keepTail = beforeChange ? 1 : 0;
-    if (ctx.length <= keepHead + keepTail) { for (const l of ctx) out.push(l); ctx = []; return; }
-    const tail = ctx.slice(ctx.length - keepTail);
-    for (const l of ctx.slice(0, keepHead)) out.push(l);
-    for (const l of ctx.slice(keepHead, ctx.length - keepTail)) { if (hider.hide(l)) hiddenCtx++; else out.push(l); }
-    for (const l of tail) out.push(l);
-    ctx = [];
+  /** A hunk header was renumbered: the output is a rewritten form with a whole-raw receipt. */
+  let rewritten = false;
+
+  const fits = (h: Hunk, t: string): boolean => {
+    if (t.startsWith('\\')) return true;
+    const c = t[0];
+    if (c === ' ' || t === '') return h.oldLeft > 0 && h.newLeft > 0;
+    if (c === '-') return h.oldLeft > 0;
+    if (c === '+') return h.newLeft > 0;
+    return false;
+  };
+  const count = (h: Hunk, t: string) => {
+    const c = t[0];
+    if (c === ' ' || t === '') { h.oldLeft--; h.newLeft--; } else if (c === '-') h.oldLeft--; else if (c === '+') h.newLeft--;
+  };
+  const closeHunk = (out: Item[]) => {
+    const h = hunk;
+    hunk = null;
+    if (!h || h.spilled) return;
+    const cut = h.oldLeft === 0 && h.newLeft === 0 && h.header.tier !== 'failure' && h.header.out === undefined ? trimHunk(h, h.body) : null;
+    if (cut) {
+      hider.condense(h.header, cut.header);
+      if (h.header.out !== cut.header) { out.push(h.header); for (const l of h.body) out.push(l); return; }
+      rewritten = true;
+    }
+    out.push(h.header);
+    for (const l of h.body) {
+      if (cut && cut.hide.has(l) && hider.hide(l)) hiddenCtx++;
+      else out.push(l);
+    }
   };
   return {
     line(l, out) {
       const t = textOf(l);
-      if (DIFF_START.test(t)) { closeContext(out, false); inDiff = true; afterChange = false; out.push(l); return; }
+      if (hunk) {
+        if (fits(hunk, t)) {
+          count(hunk, t);
+          if (hunk.spilled) { out.push(l); return; }
+          hunk.body.push(l);
+          if (hunk.body.length > HUNK_HELD_MAX) {
+            out.push(hunk.header);
+            for (const b of hunk.body) out.push(b);
+            hunk.body = [];
+            hunk.spilled = true;
+          }
+          return;
+        }
+        closeHunk(out);
+      }
+      if (DIFF_START.test(t)) { inDiff = true; combined = t.startsWith('diff --cc') || t.startsWith('diff --combined'); out.push(l); return; }
       if (!inDiff) { if (log) log.line(l, out); else out.push(l); return; }
+      if (COMMIT.test(t) && log) { inDiff = false; log.line(l, out); return; }
       if (INDEX.test(t)) { if (hider.hide(l)) { hiddenIndex++; return; } out.push(l); return; }
-      if (HUNK.test(t)) { closeContext(out, false); afterChange = false; out.push(l); return; }
-      if (t.startsWith(' ') || t === '') { ctx.push(l); return; }
-      if (t.startsWith('+') || t.startsWith('-')) {
-        closeContext(out, true);
-        afterChange = true;
-        out.push(l);
+      const m = combined ? null : HUNK_HEADER.exec(t);
+      if (m) {
+        const oldCount = m[2] === undefined ? 1 : Number(m[2]);
+        const newCount = m[4] === undefined ? 1 : Number(m[4]);
+        hunk = { header: l, oldStart: Number(m[1]), oldCount, newStart: Number(m[3]), newCount, rest: m[5], oldLeft: oldCount, newLeft: newCount, body: [], spilled: false };
         return;
       }
-      if (COMMIT.test(t) && log) { closeContext(out, false); inDiff = false; log.line(l, out); return; }
-      closeContext(out, false);
       out.push(l);
     },
     batchEnd(out, final) {
-      closeContext(out, false);
-      afterChange = false;
+      // A hunk still open waits for the rest of its lines, unless the input ended.
+      if (final) closeHunk(out);
       if (log) log.batchEnd!(out, final);
       const before = hider.count;
-      hider.flush(out, () => [hiddenCtx ? plural(hiddenCtx, 'unchanged context line') : '', hiddenIndex ? plural(hiddenIndex, 'index line') : ''].filter(Boolean).join(' and ') + ' hidden', undefined, final);
+      // One marker at the end for lines from every file is honest only beside a rewritten
+      // form (its receipt names the whole raw output). With no header renumbered (`-U0`,
+      // new files only) the scattered index lines go back where they were.
+      hider.flush(out, () => [hiddenCtx ? plural(hiddenCtx, 'unchanged context line') : '', hiddenIndex ? plural(hiddenIndex, 'index line') : ''].filter(Boolean).join(' and ') + ' hidden', rewritten ? undefined : Infinity, final);
       if (hider.count < before || final) { hiddenCtx = 0; hiddenIndex = 0; }
     },
   };

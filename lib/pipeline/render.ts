@@ -159,7 +159,9 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
         }
         if (mode === 'streaming') {
           removedOther += run.droppedBytes;
-          if (removedOther > 0 || run.redactions > 0 || failed) {
+          // A condensed line (git log's one line per commit) is a rewritten form: it needs the
+          // whole raw output's handle even when its new text is no shorter than the old.
+          if (removedOther > 0 || tally.condensedLines > 0 || run.redactions > 0 || failed) {
             const raw = spool.all();
             const handle = archive(raw);
             const capped = spool.truncated ? ` (first ${raw.length} bytes)` : '';
@@ -184,7 +186,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
         }
         removedOther = run.droppedBytes;
         let text = renderItems(held);
-        if (removedOther > 0 || run.redactions > 0) {
+        if (removedOther > 0 || tally.condensedLines > 0 || run.redactions > 0) {
           const handle = archive(raw);
           if (!handle) {
             report.verbatim = 'archive-failed';
