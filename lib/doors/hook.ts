@@ -119,6 +119,15 @@ async function distil(ctx: PipelineContext, text: string, env: NodeJS.ProcessEnv
   }
 }
 
+function claudeReplyStdout(reply: string): string | null {
+  try {
+    const out = JSON.parse(reply)?.hookSpecificOutput?.updatedToolOutput?.stdout;
+    return typeof out === 'string' ? out : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * What of a shell result reached the model: omni's reply (`reply` non-empty, `sent` its text) or,
  * when omni stayed silent, the host's own view of the original. The ledger records only that.
@@ -126,7 +135,8 @@ async function distil(ctx: PipelineContext, text: string, env: NodeJS.ProcessEnv
 export function shellView(host: HostAdapter, input: PostShellInput, full: string, reply: string, sent: string): ModelView {
   switch (host.id) {
     case 'claude':
-      if (reply !== '') return claudeReplied(sent);
+      // The reply's stdout may carry the tool's own stderr notices after the digest.
+      if (reply !== '') return claudeReplied(claudeReplyStdout(reply) ?? sent);
       // Persisted by the host: the model got the preview of the whole output, not the payload's prefix.
       return input.outputFile !== undefined ? claudeSilentPersisted(full) : WHOLE;
     case 'codex':
