@@ -263,3 +263,18 @@ t.test('exec under a reader scope (a pre-hook rewrite): only what every host sho
   }
   t.equal(falseLines.length, 0, `no "already shown" line beyond what any host shows of the first run (${claimed} claimed)`);
 });
+
+t.test('each host door says what of a shell result reached the model', async (t) => {
+  const { shellView } = await import('../lib/doors/hook.js');
+  const { gemini } = await import('../lib/hosts/gemini.js');
+  const { codex } = await import('../lib/hosts/codex.js');
+  const { claude } = await import('../lib/hosts/claude.js');
+  const input = (output: string, outputFile?: string) => ({ kind: 'post-tool' as const, tool: 'shell' as const, host: 'claude' as const, event: 'PostToolUse', sessionId: 's', agentId: 'main', command: 'x', output, outputFile, failed: false });
+  const big = seq(1, 100000);
+  t.same(shellView(claude, input(big.slice(0, 30000), '/f'), big, '', big), { kind: 'lines', text: seq(1, 527) }, 'Claude, persisted, silent: the preview');
+  t.same(shellView(claude, input('a\nb'), 'a\nb', '', 'a\nb'), { kind: 'whole' }, 'Claude, inline, silent: whole');
+  t.same(shellView(gemini, input('a\nb'), 'a\nb', '', 'a\nb'), { kind: 'none' }, 'Gemini, silent: its cut depends on a setting omni does not read, so nothing');
+  t.same(shellView(gemini, input('a\nb'), 'a\nb', '{"decision":"deny"}', 'digest'), { kind: 'whole' }, 'Gemini, a short reply: whole');
+  t.same(shellView(codex, input('a\nb'), 'a\nb', '', 'a\nb'), { kind: 'whole' }, 'Codex, uncut, silent: whole');
+  t.equal(shellView(codex, input('x'), 'x', '{"decision":"block"}', seq(1, 5000)).kind, 'lines', 'Codex, a long reply: only its head');
+});
