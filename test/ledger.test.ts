@@ -1,4 +1,7 @@
 import t from 'tap';
+import fc from 'fast-check';
+import { shownOf } from '../lib/doors/run-record.js';
+import type { ModelView } from '../lib/doors/model-view.js';
 import { openStore, type Store } from '../lib/store/open.js';
 import { loadShown, recordDelivered, forgetSession, type ReaderScope } from '../lib/store/ledger.js';
 import { recordRetrieval, handleOf } from '../lib/store/archive.js';
@@ -250,4 +253,48 @@ t.test('a passthrough decided only at the end still records nothing and folds no
   await done;
   t.equal(show(got), sourceFile(60));
   t.equal(stage.delivered().length, 0);
+});
+
+// ---------------------------------------------------------------------------------------------
+// P7, ledger truth, at the stage: what is recorded is what the door says reached the model
+// (RunBook's `shownOf`), and a later "already shown" fold hides only such lines.
+
+
+t.test('P7: "already shown" hides only lines an earlier view of the same reader contained', async (t) => {
+  const pool = Array.from({ length: 80 }, (_, i) => `  const value_${i} = compute(${i}) + offset; // the pool line ${i}`);
+  const delivery = fc.record({
+    start: fc.nat(pool.length - 1),
+    len: fc.integer({ min: 1, max: 120 }),
+    // what of the output reached the model: all of it, a head of it (a host's preview), or unknown
+    view: fc.oneof(fc.constant({ kind: 'whole' as const }), fc.record({ kind: fc.constant('head' as const), lines: fc.nat(120) }), fc.constant({ kind: 'none' as const })),
+    reader: fc.constantFrom('main', 'agent-1'),
+  });
+  await fc.assert(
+    fc.asyncProperty(fc.array(delivery, { minLength: 1, maxLength: 8 }), async (ds) => {
+      const store = openStore({ home: tmpHome() });
+      const saw: Record<string, Set<string>> = { main: new Set(), 'agent-1': new Set() };
+      try {
+        for (const d of ds) {
+          const scope: ReaderScope = { sessionId: 'P7', agentId: d.reader === 'main' ? undefined : d.reader, cwd: '/proj' };
+          const text = Array.from({ length: d.len }, (_, i) => pool[(d.start + i) % pool.length]).join('\n') + '\n';
+          const stage = createLedgerStage({ door: 'hook', sessionId: 'P7', agentId: scope.agentId, cwd: '/proj' }, loadShown(store, scope));
+          const items = await runStage(stage, linesOf(text, FAIL), 7);
+          for (const m of items) {
+            if (m.kind !== 'marker' || !m.note.endsWith('already shown')) continue;
+            for (const l of m.hidden) if (l.text.trim() !== '' && !saw[d.reader].has(l.text.trim())) throw new Error(`folded as already shown, never shown to ${d.reader}: ${l.text}`);
+          }
+          // What the model got: the output as delivered (markers and lines), cut by the view.
+          const out = show(items).replace(/\n$/, '').split('\n');
+          const got = d.view.kind === 'whole' ? out : d.view.kind === 'head' ? out.slice(0, d.view.lines) : [];
+          const view: ModelView = d.view.kind === 'whole' ? { kind: 'whole' } : d.view.kind === 'head' ? { kind: 'lines', text: got.join('\n') } : { kind: 'none' };
+          for (const l of got) saw[d.reader].add(l.trim());
+          recordDelivered(store, { ...scope, ...shownOf(stage, view) });
+        }
+      } finally {
+        store.close();
+      }
+    }),
+    { numRuns: Number(process.env.OMNI_PROPERTY_RUNS ?? 60), seed: 10 },
+  );
+  t.pass('held on every generated session');
 });

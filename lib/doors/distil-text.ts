@@ -6,6 +6,7 @@
 import type { PipelineContext } from '../pipeline/types.js';
 import type { Store } from '../store/open.js';
 import type { LazyStore } from './store-access.js';
+import type { ModelView } from './model-view.js';
 
 /**
  * A host that cut a long output points at a file with all of it; omni distils that file, up to
@@ -18,17 +19,29 @@ export interface Distilled {
   changed: boolean;
 }
 
+/**
+ * What the door does with a distillation, decided before anything is recorded: its reply
+ * ('' = none) and what of the text reached the model (lib/doors/model-view.ts). The ledger
+ * records only that, and the run counts as applied only when a reply went out.
+ */
+export interface Settled<R> {
+  reply: R;
+  applied: boolean;
+  view: ModelView;
+}
+
 /** Store work to do on the store the distillation used (session memory). */
 export type AfterDistil = (store: Store, memory: typeof import('../store/memory.js')) => void;
 
-export async function distilText(
+export async function distilText<R>(
   ctx: PipelineContext,
   text: string,
   env: NodeJS.ProcessEnv,
   store: LazyStore,
   after: AfterDistil | undefined,
   log: (what: string) => void,
-): Promise<Distilled> {
+  settle: (d: Distilled) => Settled<R>,
+): Promise<R> {
   const [{ distillBuffer }, { RunBook }] = await Promise.all([import('../pipeline/run.js'), import('./run-record.js')]);
   ctx.archive = store.archive();
   const book = new RunBook(ctx, store);
@@ -42,7 +55,9 @@ export async function distilText(
     res = await distillBuffer(ctx, input);
   }
   if (env.OMNI_HOOK_TRACE) log(`distil ${ctx.tool} ${res.rawBytes} B -> ${res.outBytes} B (${res.distiller}${res.verbatim ? `, verbatim: ${res.verbatim}` : ''}${book.ledgerAttached ? ', ledger' : ''})`);
-  book.record({ raw: input, delivered: res.output, bytesIn: res.rawBytes, bytesOut: res.outBytes, distiller: res.distiller, rawHandle: res.rawHandle, applied: res.changed });
+  const distilled: Distilled = { output: res.output.toString('utf8'), changed: res.changed };
+  const settled = settle(distilled);
+  book.record({ raw: input, delivered: res.output, bytesIn: res.rawBytes, bytesOut: res.outBytes, distiller: res.distiller, rawHandle: res.rawHandle, applied: settled.applied, view: settled.view });
   if (after) {
     try {
       const s = store.get();
@@ -51,5 +66,5 @@ export async function distilText(
       log(`session memory: ${(err as Error).message}`);
     }
   }
-  return { output: res.output.toString('utf8'), changed: res.changed };
+  return settled.reply;
 }

@@ -14,7 +14,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { PipelineContext } from '../pipeline/types.js';
 import { logDiagnostic } from './diagnostics.js';
-import { MAX_FULL_OUTPUT_BYTES, type AfterDistil, type Distilled } from './distil-text.js';
+import { MAX_FULL_OUTPUT_BYTES, type AfterDistil, type Distilled, type Settled } from './distil-text.js';
+import { claudeReplied, claudeSilentPersisted, codexReplied, codexSilent, HOST_MIN_INLINE_CHARS, NOTHING, WHOLE, type ModelView } from './model-view.js';
 import { isObject, type HookInput, type HookKind, type HostAdapter, type JsonObject, type PostReadInput, type PostShellInput, type PreToolInput } from '../hosts/adapter.js';
 import { hostFor } from '../hosts/registry.js';
 import { isOmniOwnCommand, omniExecOriginal } from '../hosts/omni-command.js';
@@ -109,13 +110,44 @@ function ctxFor(input: HookInput, command: string, tool: string): PipelineContex
 // (lines this reader was already shown fold). A store that cannot open means: nothing is
 // archived, so nothing is removed, and no ledger; the hook still answers (fail open).
 
-async function distil(ctx: PipelineContext, text: string, env: NodeJS.ProcessEnv, after?: AfterDistil): Promise<Distilled> {
+async function distil(ctx: PipelineContext, text: string, env: NodeJS.ProcessEnv, after: AfterDistil | undefined, settle: (d: Distilled) => Settled<string>): Promise<string> {
   const [{ distilText }, { LazyStore }] = await Promise.all([import('./distil-text.js'), import('./store-access.js')]);
   const store = new LazyStore(env.OMNI_HOME || undefined);
   try {
-    return await distilText(ctx, text, env, store, after, (what) => logDiagnostic('hook', what, env));
+    return await distilText(ctx, text, env, store, after, (what) => logDiagnostic('hook', what, env), settle);
   } finally {
     store.close();
+  }
+}
+
+function claudeReplyStdout(reply: string): string | null {
+  try {
+    const out = JSON.parse(reply)?.hookSpecificOutput?.updatedToolOutput?.stdout;
+    return typeof out === 'string' ? out : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What of a shell result reached the model: omni's reply (`reply` non-empty, `sent` its text) or,
+ * when omni stayed silent, the host's own view of the original. The ledger records only that.
+ */
+export function shellView(host: HostAdapter, input: PostShellInput, full: string, reply: string, sent: string): ModelView {
+  switch (host.id) {
+    case 'claude':
+      // The reply's stdout may carry the tool's own stderr notices after the digest.
+      if (reply !== '') return claudeReplied(claudeReplyStdout(reply) ?? sent);
+      // Persisted by the host: the model got the preview of the whole output, not the payload's prefix.
+      return input.outputFile !== undefined ? claudeSilentPersisted(full) : WHOLE;
+    case 'codex':
+      return reply !== '' ? codexReplied(sent) : codexSilent(input.output);
+    case 'gemini':
+      // The CLI cuts long results by a threshold the user may set (tools.truncateToolOutputThreshold),
+      // and how it treats a long deny reason was not measured: only a short reply is known whole.
+      return reply !== '' && sent.length < HOST_MIN_INLINE_CHARS ? WHOLE : NOTHING;
+    default:
+      return NOTHING;
   }
 }
 
@@ -152,11 +184,13 @@ async function postShell(host: HostAdapter, p: JsonObject, input: PostShellInput
   if (text === '') return '';
   const cwd = input.cwd;
   // A command that succeeds clears its own "last error" in session memory.
-  const res = await distil(ctxFor(input, command, 'Bash'), text, env, cwd ? (s, m) => m.recordSuccess(s, { cwd, command }) : undefined);
-  if (!res.changed) return '';
-  let out = res.output;
-  if (out.endsWith('\n') && !text.endsWith('\n')) out = out.slice(0, -1);
-  return host.replyOutput(p, input, out);
+  const full = text;
+  return distil(ctxFor(input, command, 'Bash'), text, env, cwd ? (s, m) => m.recordSuccess(s, { cwd, command }) : undefined, (res) => {
+    let out = res.output;
+    if (out.endsWith('\n') && !full.endsWith('\n')) out = out.slice(0, -1);
+    const reply = res.changed ? host.replyOutput(p, input, out) : '';
+    return { reply, applied: reply !== '', view: shellView(host, input, full, reply, out) };
+  });
 }
 
 async function postRead(host: HostAdapter, p: JsonObject, input: PostReadInput, env: NodeJS.ProcessEnv): Promise<string> {
@@ -164,11 +198,15 @@ async function postRead(host: HostAdapter, p: JsonObject, input: PostReadInput, 
   const cwd = input.cwd;
   const path = input.path;
   // Hot files for the session-start context.
-  const res = await distil(ctxFor(input, `Read ${path}`, 'Read'), input.content, env, cwd ? (s, m) => m.recordFileTouch(s, { cwd, path, tool: 'Read' }) : undefined);
-  if (!res.changed) return '';
-  let out = res.output;
-  if (out.endsWith('\n') && !input.content.endsWith('\n')) out = out.slice(0, -1);
-  return host.replyRead(p, input, out);
+  const replyRead = host.replyRead;
+  return distil(ctxFor(input, `Read ${path}`, 'Read'), input.content, env, cwd ? (s, m) => m.recordFileTouch(s, { cwd, path, tool: 'Read' }) : undefined, (res) => {
+    let out = res.output;
+    if (out.endsWith('\n') && !input.content.endsWith('\n')) out = out.slice(0, -1);
+    const reply = res.changed ? replyRead(p, input, out) : '';
+    // A Read's content is what the host shows, and a reply is a head fold of it: every line
+    // the stage let through reached the model either way.
+    return { reply, applied: reply !== '', view: WHOLE };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

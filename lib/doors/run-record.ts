@@ -1,8 +1,10 @@
 import type { PipelineContext } from '../pipeline/types.js';
 import type { Pipeline } from '../pipeline/create.js';
 import type { LazyStore } from './store-access.js';
-import { createLedgerStage, type LedgerStage } from '../pipeline/ledger.js';
+import { createLedgerStage, hashesOfLines, type LedgerStage } from '../pipeline/ledger.js';
 import { loadShown } from '../store/ledger.js';
+import { filterPacked } from '../store/linehash.js';
+import { headView, NOTHING, type ModelView } from './model-view.js';
 import { recordDistillation } from '../store/record.js';
 import { logDiagnostic } from './diagnostics.js';
 import { analyzeCommand } from '../command/parse.js';
@@ -42,8 +44,12 @@ export class RunBook {
     return !!this.ctx.ledger;
   }
 
-  /** Records the run. `applied`: the reader really received `delivered`. */
-  record(r: { raw: Buffer | null; delivered: Buffer | null; bytesIn: number; bytesOut: number; distiller: string; rawHandle?: string | null; applied: boolean }): void {
+  /**
+   * Records the run. `applied`: the reader really received `delivered`. `view`: what of it
+   * reached the model (lib/doors/model-view.ts); the ledger records only lines known to have
+   * reached it, so an "already shown" fold is never a claim about lines the host cut away.
+   */
+  record(r: { raw: Buffer | null; delivered: Buffer | null; bytesIn: number; bytesOut: number; distiller: string; rawHandle?: string | null; applied: boolean; view: ModelView }): void {
     const { ctx } = this;
     try {
       const s = this.store.get();
@@ -57,15 +63,28 @@ export class RunBook {
         },
         raw: r.raw ?? undefined,
         delivered: r.delivered ?? undefined,
-        // The reader saw either this output or, when a hook reply was not sent, the original:
-        // the delivered lines are in both, so they count as shown either way.
         ledger: stage && ctx.sessionId && ctx.cwd
-          ? { sessionId: ctx.sessionId, agentId: ctx.agentId, cwd: ctx.cwd, hashes: stage.delivered(), consumed: stage.consumed() }
+          ? { sessionId: ctx.sessionId, agentId: ctx.agentId, cwd: ctx.cwd, ...shownOf(stage, r.view) }
           : undefined,
       });
     } catch (err) {
       logDiagnostic('record', err);
     }
+  }
+}
+
+/**
+ * The stage's delivered lines that reached the model. A retrieval's "verbatim once" is used up
+ * only when the whole delivery reached it.
+ */
+export function shownOf(stage: LedgerStage, view: ModelView): { hashes: Buffer; consumed: string[] } {
+  switch (view.kind) {
+    case 'whole':
+      return { hashes: stage.delivered(), consumed: stage.consumed() };
+    case 'lines':
+      return { hashes: filterPacked(stage.delivered(), hashesOfLines(view.text)), consumed: [] };
+    case 'none':
+      return { hashes: Buffer.alloc(0), consumed: [] };
   }
 }
 
@@ -93,13 +112,19 @@ export function collectTrace(p: Pipeline): { chunks: Buffer[]; bytes: number; ov
   return t;
 }
 
-/** The end of a streaming run (exec, pipe): one record with both traces. */
+/**
+ * The end of a streaming run (exec, pipe): one record with both traces. Such a door does not
+ * know which host reads it (a pre-hook rewrite, `omni_run`), so only what every host shows
+ * counts as shown: the whole output when it is short, else the complete lines of its head.
+ */
 export function recordRun(book: RunBook, p: Pipeline, trace: { chunks: Buffer[]; over: boolean }): void {
   const raw = p.rawInput();
   const r = p.report;
+  const delivered = trace.over ? null : Buffer.concat(trace.chunks);
   book.record({
+    view: delivered ? headView(delivered.toString('utf8')) : NOTHING,
     raw: raw && raw.length <= TRACE_CAP_BYTES ? raw : null,
-    delivered: trace.over ? null : Buffer.concat(trace.chunks),
+    delivered,
     bytesIn: r.rawBytes,
     bytesOut: r.outBytes,
     distiller: r.distiller,

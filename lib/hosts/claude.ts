@@ -274,8 +274,11 @@ export function headFold(
   startLine: number,
 ): { content: string; startLine: number } | null {
   if (distilled === original) return null;
-  const inLines = original.split('\n');
-  const outLines = distilled.split('\n');
+  // A content that ends with a newline has no line after it: the host would number the empty
+  // string after that newline as one more line, which the file does not have.
+  const body = (s: string) => (s.endsWith('\n') ? s.slice(0, -1) : s);
+  const inLines = body(original).split('\n');
+  const outLines = body(distilled).split('\n');
   // longest common suffix
   let s = 0;
   while (
@@ -287,12 +290,14 @@ export function headFold(
   }
   const head = outLines.slice(0, outLines.length - s);
   const hidden = inLines.length - s;
-  if (head.length === 0 || hidden <= head.length) return null;
-  if (!head.every((l) => l.startsWith(MARKER_PREFIX))) return null;
-  const moved = startLine + hidden - head.length;
-  const note = `${MARKER_PREFIX} lines ${startLine}-${startLine + hidden - 1} not shown]`;
-  const newHead = [`${note} ${head[0]}`, ...head.slice(1)];
-  return { content: [...newHead, ...outLines.slice(outLines.length - s)].join('\n'), startLine: moved };
+  // One marker, standing at the number of the last line it hides: the host numbers it that
+  // line, and the marker itself says which lines it holds and names the handle that gives
+  // them back. Several markers at the head cannot each be given their own range: refused.
+  if (head.length !== 1 || hidden <= 1) return null;
+  const m = /^\[omni: (.*— omni retrieve [0-9a-f]{16}\])$/.exec(head[0]);
+  if (!m) return null;
+  const marker = `${MARKER_PREFIX} lines ${startLine}-${startLine + hidden - 1}: ${m[1]}`;
+  return { content: [marker, ...outLines.slice(outLines.length - s)].join('\n'), startLine: startLine + hidden - 1 };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ import type { Store } from '../store/open.js';
 import { isOmniOwnCommand } from './omni-command.js';
 import { passthroughRequested } from '../pipeline/passthrough.js';
 import { distilText, MAX_FULL_OUTPUT_BYTES } from '../doors/distil-text.js';
+import { piSilentCut, WHOLE } from '../doors/model-view.js';
 
 // ---------------------------------------------------------------------------------------------
 // Pure helpers: what Pi handed over, and what goes back.
@@ -170,8 +171,12 @@ export class PiSession {
       const sessionId = sessionIdOf(ctx);
       const pctx: PipelineContext = { door: 'hook', host: 'pi', command: r.command, tool: 'bash', sessionId, agentId: 'main', cwd: ctx.cwd, exitCode: 0 };
       const store = await this.lazy();
-      const res = await distilText(pctx, text, env, store, (s, m) => m.recordSuccess(s, { cwd: ctx.cwd, command: r.command }), this.log);
-      return bashPatch(r, res);
+      return await distilText(pctx, text, env, store, (s, m) => m.recordSuccess(s, { cwd: ctx.cwd, command: r.command }), this.log, (res) => {
+        const patch = bashPatch(r, res);
+        // A patch reaches the model as it is; without one the model gets Pi's own result: whole,
+        // or for a cut one Pi's tail, whose first line may be partial.
+        return { reply: patch, applied: patch !== undefined, view: patch || !r.fullOutputPath ? WHOLE : piSilentCut(r.text) };
+      });
     } catch (err) {
       this.log(err);
       return undefined;

@@ -53,6 +53,23 @@ export const LEDGER_DELIVERED_CAP = SHOWN_SET_CAP;
 export const noteAlreadyShown = (n: number): string => `${n} lines already shown`;
 export const noteNotShownHere = (n: number): string => `${n} lines not shown here (seen in another session)`;
 
+/**
+ * The hashes of the lines of `text` as the stage compares lines (trimmed, blank lines left out).
+ * `text` is what reached the model: a host's preview, head or tail.
+ */
+export function hashesOfLines(text: string): ShownSet {
+  const lines = text.split('\n');
+  const set = new ShownSet(Math.min(lines.length, SHOWN_SET_CAP));
+  const h = new Uint32Array(2);
+  for (const l of lines) {
+    const t = l.trim();
+    if (t.length === 0) continue;
+    lineHash(t, h);
+    set.add(h[0], h[1]);
+  }
+  return set;
+}
+
 export interface LedgerShown {
   session: HashLookup;
   project: HashLookup;

@@ -163,3 +163,20 @@ export class SortedHashSet implements HashLookup {
     return false;
   }
 }
+
+/** The pairs of a packed hash blob that `keep` accepts, packed again (order kept). */
+export function filterPacked(packed: Uint8Array, keep: HashLookup): Buffer {
+  const n = packed.byteLength >>> 3;
+  const buf = Buffer.from(packed.buffer, packed.byteOffset, n * 8);
+  const out = Buffer.allocUnsafe(n * 8);
+  let m = 0;
+  for (let k = 0; k < n; k++) {
+    const hi = buf.readUInt32LE(k * 8);
+    const lo = buf.readUInt32LE(k * 8 + 4);
+    if (!keep.has(hi, lo)) continue;
+    out.writeUInt32LE(hi, m * 8);
+    out.writeUInt32LE(lo, m * 8 + 4);
+    m++;
+  }
+  return out.subarray(0, m * 8);
+}

@@ -211,7 +211,9 @@ t.test('a fold at the head of a Read moves startLine so the remaining lines keep
   const got = f!.content.split('\n');
   t.equal(got.length, 5);
   t.equal(got.indexOf('line 7') + f!.startLine, 7);
-  t.match(got[0], /^\[omni: lines 1-6 not shown\] \[omni: 6 similar lines folded/);
+  // One marker that names its handle and the file lines it stands for (issue 10, defect 8).
+  t.equal(got[0], '[omni: lines 1-6: 6 similar lines folded — omni retrieve 0123456789abcdef]');
+  t.equal(f!.startLine, 6, 'the marker stands at the number of the last line it hides');
 });
 
 t.test('a fold in the middle of a Read is refused', async (t) => {

@@ -7,10 +7,12 @@
  * Run: npx tap --disable-coverage test/real-host/claude.test.ts   (needs `node scripts/build.mjs`)
  */
 import t from 'tap';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { attachments, claudeBin, normalise, omniBin, runClaude, type RunResult } from './harness.js';
 import { routeCommand } from '../../lib/distillers/registry.js';
+import { claudePreview } from '../../lib/doors/model-view.js';
 import { needs } from '../helpers/needs.js';
 
 const NOISE = (n: number, last: string) =>
@@ -130,7 +132,20 @@ t.test('the real Claude Code CLI with omni installed by `omni init`', async (t) 
       const c = checkNumbering(t, o.text, FILES['fixture.cfg'].split('\n'));
       t.ok(c.numbered + c.markers > 0, `${label}: line-numbered as Read's result (${c.numbered} file lines, ${c.markers} omni lines)`);
       if (c.markers === 0) t.equal(normalise(o.text, omni), normalise(b.text, base), `${label}: untouched, identical to the baseline`);
-      else t.ok(o.text.length < b.text.length, `${label}: folded at the head, smaller`);
+      else {
+        t.ok(o.text.length < b.text.length, `${label}: folded at the head, smaller`);
+        // Issue 10, defect 8: one marker that names its handle, and no number past the file's last line.
+        const rows = o.text.split('\n').map((l) => /^\s*(\d+)\t(.*)$/.exec(l)).filter((m): m is RegExpExecArray => m !== null);
+        const last = READ_LINES.length;
+        t.same(rows.filter((m) => Number(m[1]) > last).map((m) => m[0]), [], `${label}: every line number is one the file has (1-${last})`);
+        for (const m of rows.filter((r) => r[2].includes('[omni:'))) {
+          t.match(m[2], /^\[omni: lines (\d+)-(\d+): [^\]]* — omni retrieve [0-9a-f]{16}\]$/, `${label}: one marker, with its lines and its handle: ${m[2]}`);
+          const range = /lines (\d+)-(\d+)/.exec(m[2]);
+          if (range) t.equal(Number(m[1]), Number(range[2]), `${label}: the marker stands at the number of its last line`);
+        }
+      }
+      t.comment(`${label}: the model saw ${JSON.stringify(o.text.slice(0, 160))} … ${JSON.stringify(o.text.slice(-80))}`);
+      t.comment(`${label}: baseline ends ${JSON.stringify(b.text.slice(-80))}`);
     }
     t.ok(seen(omni, 3)!.text.startsWith('    30\t') || /^\s*30\t/.test(seen(omni, 3)!.text), 'the offset read starts at line 30');
   });
@@ -289,4 +304,73 @@ t.test('the next session starts with the last failure in the model\'s context', 
   t.match(firstRequest, /ls \/nonexistent-omni-dir/, 'the second session\'s first model request carries the failing command');
   t.notMatch(JSON.stringify(first.requests.find((r) => r.body?.messages)?.body?.messages ?? []), /Last failing command/, 'a first session on a fresh store gets no context');
   noHookErrors(t, second, 'second session');
+});
+
+/**
+ * Issue 10, defect 2 (P7, ledger truth), with the real host: every line a tool_result folds as
+ * "already shown" must be a line an earlier tool_result of the same session showed the model.
+ * Counted from the requests the CLI sent (what the model got) and the bytes each marker's
+ * handle retrieves from the run's own store.
+ */
+function falseAlreadyShown(run: RunResult, steps: number): { claimed: number; falseLines: number; perStep: string[] } {
+  const saw = new Set<string>();
+  let claimed = 0;
+  let falseLines = 0;
+  const perStep: string[] = [];
+  for (let i = 0; i < steps; i++) {
+    const text = run.results[i]?.text ?? '';
+    let c = 0;
+    let f = 0;
+    for (const m of text.matchAll(/\[omni: (?:lines \d+-\d+: )?\d+ lines already shown — omni retrieve ([0-9a-f]{16})\]/g)) {
+      const r = spawnSync(process.execPath, [omniBin(), 'retrieve', m[1]], { env: { PATH: process.env.PATH ?? '', HOME: run.home, OMNI_HOME: join(run.dir, 'omni-home') }, encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`omni retrieve ${m[1]} failed: ${r.stderr}`);
+      for (const l of r.stdout.split('\n')) {
+        if (l.trim() === '') continue;
+        c++;
+        if (!saw.has(l.trim())) f++;
+      }
+    }
+    claimed += c;
+    falseLines += f;
+    perStep.push(`step ${i}: ${bytes(text)} B, ${c} lines folded as already shown, ${f} of them never shown`);
+    for (const l of text.split('\n')) if (l.trim() !== '') saw.add(l.trim());
+  }
+  return { claimed, falseLines, perStep };
+}
+
+t.test('"already shown" is true with the real host: only lines the model got count (issue 10, defect 2)', async (t) => {
+  if (!needs(t, Boolean(canRun), 'needs the CLI and dist/omni.cjs')) return;
+  const big = { tool: 'Bash', input: { command: 'seq 1 100000', description: 'big: the host persists it and shows a preview' } };
+  const small = { tool: 'Bash', input: { command: 'seq 1 5000', description: 'small: under the host cap' } };
+  const [a, b] = await Promise.all([
+    runClaude({ script: [big, small, { text: 'done' }], withOmni: true, files: {}, tag: 'ledgera' }),
+    runClaude({ script: [small, small, { text: 'done' }], withOmni: true, files: {}, tag: 'ledgerb' }),
+  ]);
+  t.teardown(() => {
+    a.cleanup();
+    b.cleanup();
+  });
+
+  t.test('(a) the big output first, then the small one', async (t) => {
+    const preview = a.results[0]!.text;
+    t.match(preview, /^<persisted-output>/, 'the host persisted seq 1 100000 and showed the model a preview');
+    const shownNumbers = preview.split('\n').filter((l) => /^\d+$/.test(l));
+    t.same(shownNumbers, claudePreview(Array.from({ length: 100000 }, (_, i) => String(i + 1)).join('\n')).split('\n'), 'omni\'s model of the preview is the lines the host really showed');
+    const audit = falseAlreadyShown(a, 2);
+    for (const l of audit.perStep) t.comment(l);
+    t.comment(`false "already shown" lines: ${audit.falseLines} (of ${audit.claimed} folded as already shown)`);
+    t.equal(audit.falseLines, 0, 'no line the model never saw is folded as already shown');
+    t.ok(a.results[1]!.text.split('\n').includes('5000'), 'the lines past the preview reach the model');
+    noHookErrors(t, a, 'order (a)');
+  });
+
+  t.test('(b) the small output first, then the same again', async (t) => {
+    t.equal(b.results[0]!.text.split('\n').length, 5000, 'the first run reached the model whole');
+    const audit = falseAlreadyShown(b, 2);
+    for (const l of audit.perStep) t.comment(l);
+    t.comment(`false "already shown" lines: ${audit.falseLines} (of ${audit.claimed} folded as already shown)`);
+    t.match(b.results[1]!.text, /\[omni: 5000 lines already shown — omni retrieve [0-9a-f]{16}\]/, 'the repeat folds as already shown');
+    t.equal(audit.falseLines, 0, 'and every folded line was shown');
+    noHookErrors(t, b, 'order (b)');
+  });
 });
