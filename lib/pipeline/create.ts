@@ -1,7 +1,7 @@
 import { Duplex, type Transform } from 'node:stream';
 import type { Batch, PipelineContext } from './types.js';
 import { RunState } from './stage.js';
-import { Spool, SPOOL_CAP_BYTES } from './spool.js';
+import { Coverage, Spool, SPOOL_CAP_BYTES } from './spool.js';
 import { frame } from './frame.js';
 import { guard } from './guard.js';
 import { classify } from './classify.js';
@@ -24,28 +24,50 @@ export interface Pipeline extends Duplex {
  *   decode+frame -> guard -> classify -> distill -> collapse -> redact -> [ledger] -> render
  *
  * Write raw bytes in, read distilled (or, when the gate says so, the exact raw) bytes out.
- * The raw bytes are teed to a bounded spool that feeds the verbatim fallback and the
- * archive. An internal error anywhere fails open: the raw bytes not yet covered by output
- * are written as they are, and the rest of the input is copied through.
+ * The raw bytes are teed to a spool that keeps every byte the output has not yet covered,
+ * so the verbatim fallback and the archive can always copy them.
+ *
+ * Once the run is known to be passthrough (structured, binary, invalid UTF-8, no
+ * distiller), render hands over: the stages are ended, and from the offset render reached
+ * the raw chunks go straight from the write side to the output, with no framing and no
+ * copy through the spool. An internal error anywhere fails open the same way: from the raw
+ * offset the delivered output covers, the rest of the input is copied through.
  */
 export function createPipeline(ctx: PipelineContext): Pipeline {
   const run = new RunState();
   // Whatever may still be replaced by the raw bytes must stay in the spool: the whole hold
   // window (all of a hook's payload).
   const spool = new Spool(Math.max(SPOOL_CAP_BYTES, ctx.holdBytes ?? DEFAULT_HOLD_BYTES));
+  const coverage = new Coverage();
   const report = { rawBytes: 0, outBytes: 0, changed: false, verbatim: null, streamed: false, rawHandle: null, rawCovered: 0, distiller: 'none', passthrough: null } as Pipeline['report'];
   if (passthroughRequested(ctx.command)) run.passthrough = 'passthrough';
 
+  // 'pipeline': bytes go through the stages. 'draining': render handed over, its last bytes
+  // are still on their way out. 'direct': raw chunks go straight to the output.
+  let state: 'pipeline' | 'draining' | 'direct' = 'pipeline';
+  let delivered = 0; // bytes that left through the tail
+  let covered = 0; // the raw offset those bytes cover
+  let finalCalled = false;
+  // A write waiting for the head stage to drain, or for the hand-over / the reader.
+  let pendingWrite: ((err?: Error | null) => void) | null = null;
+  const release = () => { const f = pendingWrite; pendingWrite = null; f?.(); };
+
   const stages: Transform[] = [frame(run), guard(run), classify(run), distill(ctx, run), collapse(run), redact(run)];
   if (ctx.ledger) stages.push(ctx.ledger(run));
-  const tail = render(ctx, run, spool, report);
+  const tail = render(ctx, run, spool, report, {
+    coverage,
+    handOver: () => {
+      if (state !== 'pipeline') return;
+      state = 'draining';
+      // Render writes nothing more: end the stages so the tail ends once its bytes are out.
+      if (!stages[0].writableEnded) stages[0].end();
+      release();
+    },
+  });
   stages.push(tail);
   for (let i = 0; i < stages.length - 1; i++) stages[i].pipe(stages[i + 1]);
   const head = stages[0];
 
-  let failed = false;
-  // A write waiting for the head stage to drain; a failure must release it.
-  let pendingWrite: ((err?: Error | null) => void) | null = null;
   // The hold window runs from the first raw byte, not from the first line to reach render:
   // look-ahead stages (guard) may be holding lines of a slow producer.
   const holdMs = ctx.holdMs ?? DEFAULT_HOLD_MS;
@@ -64,53 +86,84 @@ export function createPipeline(ctx: PipelineContext): Pipeline {
       idle.unref();
     }
   };
+  const stopTimers = () => {
+    if (timer) clearTimeout(timer);
+    if (idle) clearTimeout(idle);
+  };
+
+  /** Raw bytes straight to the output; false when the reader wants a pause. */
+  const pushRaw = (b: Buffer): boolean => {
+    report.outBytes += b.length;
+    report.rawCovered = spool.total;
+    report.rawBytes = Math.max(report.rawBytes, spool.total);
+    spool.release(spool.total);
+    return b.length ? duplex.push(b) : true;
+  };
+
+  /** From the raw offset the delivered output covers, copy the rest of the input through. */
+  const goDirect = () => {
+    state = 'direct';
+    stopTimers();
+    for (const s of stages) { s.removeAllListeners('data'); s.destroy(); }
+    // Output still queued in the stages was never delivered: the spool kept its raw bytes.
+    report.outBytes = delivered;
+    pushRaw(spool.slice(covered, spool.total));
+    release();
+    if (finalCalled) duplex.push(null);
+  };
+
   const duplex = new Duplex({
     write(chunk: Buffer, _enc, cb) {
       spool.push(chunk);
+      if (state === 'direct') {
+        if (!pushRaw(chunk)) pendingWrite = cb;
+        else cb();
+        return;
+      }
+      // Handed over: the chunk waits in the spool until the tail's last bytes are out.
+      if (state === 'draining') { pendingWrite = cb; return; }
       startTimer();
-      if (failed) { duplex.push(chunk); return cb(); }
       if (!head.write(chunk)) {
         pendingWrite = cb;
-        head.once('drain', () => { const f = pendingWrite; pendingWrite = null; f?.(); });
+        head.once('drain', () => { if (state === 'pipeline') release(); });
       } else cb();
     },
     final(cb) {
-      if (failed) { duplex.push(null); return cb(); }
-      head.end();
+      finalCalled = true;
+      if (state === 'direct') duplex.push(null);
+      else if (state === 'pipeline') head.end();
       cb();
     },
     read() {
-      tail.resume();
+      if (state === 'direct') release();
+      else tail.resume();
     },
   }) as Pipeline;
   duplex.report = report;
   duplex.rawInput = () => (spool.truncated ? null : spool.all());
 
   tail.on('data', (b: Buffer) => {
-    if (failed) return;
+    delivered += b.length;
+    covered = coverage.delivered(delivered);
+    spool.release(covered);
     if (!duplex.push(b)) tail.pause();
   });
   tail.on('end', () => {
-    if (timer) clearTimeout(timer);
-    if (idle) clearTimeout(idle);
-    if (failed) return;
+    stopTimers();
     report.distiller = run.distiller;
     report.passthrough = run.passthrough;
+    if (state === 'draining') return goDirect();
+    if (state === 'direct') return;
     duplex.push(null);
   });
   const failOpen = (err: Error) => {
-    if (failed) return;
-    failed = true;
-    report.verbatim = `internal error: ${err.message}`;
-    report.changed = report.outBytes > 0;
-    for (const s of stages) { s.removeAllListeners('data'); s.destroy(); }
-    // Nothing written yet: the whole input goes out raw. Otherwise the bytes after the
-    // last rendered line (the spool still holds them unless they passed its cap).
-    const from = report.outBytes === 0 ? 0 : report.rawCovered;
-    const rest = spool.slice(from, spool.total);
-    if (rest) duplex.push(rest);
-    if (pendingWrite) { const f = pendingWrite; pendingWrite = null; f(); }
-    if (duplex.writableFinished) duplex.push(null);
+    // After a hand-over the stages' work is done; a late error there changes nothing.
+    if (state === 'direct') return;
+    if (state === 'pipeline') {
+      report.verbatim = `internal error: ${err.message}`;
+      report.changed = delivered > 0;
+    }
+    goDirect();
   };
   for (const s of stages) s.on('error', failOpen);
   return duplex;

@@ -10,7 +10,8 @@ export const MAX_LINE_BYTES = 1 << 20;
  * frame: raw bytes -> batches of lines. Lines keep their exact terminators; carriage-return
  * redraws (progress bars, spinners) fold to their final visible segment, with the original
  * kept in `raw` so the archive stays exact. Invalid UTF-8 or a NUL byte switches the run to
- * passthrough: from then on only byte offsets travel, and render copies the spool.
+ * passthrough: from then on only byte offsets travel, until render hands the run over and
+ * createPipeline copies the raw chunks straight through.
  */
 export function frame(run: RunState): Transform {
   let pending: Buffer | null = null;

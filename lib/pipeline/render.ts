@@ -1,8 +1,8 @@
 import { Transform } from 'node:stream';
 import type { Batch, Item, Line, Marker, PipelineContext } from './types.js';
 import { BATCH_QUEUE, type RunState } from './stage.js';
-import type { Spool } from './spool.js';
-import { formatMarker, HANDLE_PLACEHOLDER, lineBytes, runBytes } from './marker.js';
+import type { Coverage, Spool } from './spool.js';
+import { formatMarker, HANDLE_PLACEHOLDER, lineBytes, lineByteLength, runBytes } from './marker.js';
 
 /** exec and pipe hold output this long before streaming (README: "the hold-back window"). */
 export const DEFAULT_HOLD_BYTES = 256 << 10;
@@ -38,28 +38,66 @@ function shown(l: Line): string {
   return (l.out ?? l.plain ?? l.text) + l.eol;
 }
 
+/** What the closing receipt of a streamed run counts: only what really went out changed. */
+interface StreamTally {
+  colourLines: number;
+  condensedLines: number;
+  redraws: number;
+  blankLines: number;
+  secretLines: number;
+  /** Fold markers printed with a handle. */
+  markers: number;
+}
+
+/** Optional hooks from createPipeline. */
+export interface RenderHooks {
+  /** Notes, per buffer written, the raw offset the output then covers. */
+  coverage?: Coverage;
+  /**
+   * The run is passthrough and output covers the raw input up to `covered`: from here the
+   * caller copies raw chunks straight to the output, and render writes nothing more.
+   */
+  handOver?: (covered: number) => void;
+}
+
 /**
  * render and the final gate: Item batches -> bytes.
  *
  * While holding, nothing is written; at the end the gate picks the distilled or the raw
  * bytes (a failing exit, a lost failure line, or too little saved means raw). Past the
- * hold window it streams: every marker is archived before it is written, and a failing
- * exit ends with a marker naming the full raw output.
+ * hold window it streams: every marker is archived before it is written, and a closing
+ * receipt names the whole raw output when something went out changed in place.
+ *
+ * The streaming budget (P2 never larger, P1 every normalisation has its receipt):
+ *   bank = raw bytes the output covers − bytes written. A fold marker goes out only when
+ *   it is no larger than the lines it hides (it names its own handle and owes no receipt).
+ *   A batch's lines go out in their short form (colour stripped, redraw folded, condensed,
+ *   secret masked), and its squeezed blank lines stay out, only when the bank after the
+ *   batch still holds RECEIPT_RESERVE_BYTES, the most a closing receipt can cost; otherwise
+ *   that batch's lines go out raw (blank lines and all) and owe no receipt. So after every
+ *   batch written <= covered, once a receipt is owed the bank never falls below the reserve,
+ *   and the receipt at the end always fits in it: a streamed output is never larger than
+ *   its input. The bank starts empty, so the first batch (what was held) must itself save
+ *   the reserve. With nothing changed in place and nothing folded there is no receipt and no
+ *   marker at all: the output is the raw bytes, failing exit or not (defect 6).
  */
-export function render(ctx: PipelineContext, run: RunState, spool: Spool, report: RenderReport): Transform {
+export function render(ctx: PipelineContext, run: RunState, spool: Spool, report: RenderReport, hooks: RenderHooks = {}): Transform {
   const holdBytes = ctx.holdBytes ?? DEFAULT_HOLD_BYTES;
   let held: Item[] = [];
-  let mode: 'held' | 'streaming' | 'raw' = 'held';
+  let mode: 'held' | 'streaming' | 'raw' | 'handed' = 'held';
   let rawEmitted = 0; // raw offset already covered by output (streaming/raw)
   let lastEnd = 0;
   let removedOther = 0; // bytes removed without a marker (colour codes, redraws, blank lines, condensed lines)
   const tally = { colourLines: 0, condensedLines: 0 };
+  const st: StreamTally = { colourLines: 0, condensedLines: 0, redraws: 0, blankLines: 0, secretLines: 0, markers: 0 };
+  let receiptOwed = false;
 
   const out = (t: Transform, s: string | Buffer) => {
     if (!s.length) return;
     const b = typeof s === 'string' ? Buffer.from(s) : s;
     report.outBytes += b.length;
     report.rawCovered = rawEmitted;
+    hooks.coverage?.note(report.outBytes, rawEmitted);
     t.push(b);
   };
 
@@ -72,14 +110,18 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
     }
   };
 
-  /** Render items; markers are archived first and expand to their lines if that fails. */
-  const renderItems = (items: Item[]): string => {
-    // Archive every marker's lines first, in one write, then print.
+  const archiveMarkers = (items: Item[]): Array<string | null> => {
     const markers = items.filter((i): i is Marker => i.kind === 'marker');
+    if (!markers.length) return [];
     const raws = markers.map((m) => runBytes(m.hidden));
-    const handles = !ctx.archive ? raws.map(() => null)
+    return !ctx.archive ? raws.map(() => null)
       : ctx.archive.putMany ? safe(() => ctx.archive!.putMany!(raws), raws.map(() => null))
       : raws.map((r) => archive(r));
+  };
+
+  /** Held to the end: render everything; the gate then judges the whole. */
+  const renderItems = (items: Item[]): string => {
+    const handles = archiveMarkers(items);
     let k = 0;
     let s = '';
     for (const it of items) {
@@ -107,11 +149,87 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
     return s;
   };
 
+  /** Streaming: render one batch under the budget described above. */
+  const renderStream = (items: Item[]): string => {
+    const handles = archiveMarkers(items);
+    // One pass builds the batch both ways: `short` with lines changed in place and squeezed
+    // blank lines left out, `asIs` with those lines as they came (folds in both).
+    let short = '';
+    let asIs = '';
+    let shortBytes = 0;
+    let differs = false;
+    let at = rawEmitted;
+    const b: StreamTally = { colourLines: 0, condensedLines: 0, redraws: 0, blankLines: 0, secretLines: 0, markers: 0 };
+    const gapBefore = (start: number) => {
+      if (start <= at) return;
+      const text = spool.slice(at, start).toString('utf8');
+      // Only squeezed blank lines leave a gap. Anything else (an item out of raw order) is
+      // not this stage's to judge: its bytes are covered where they stand.
+      if (text.trim() !== '') return;
+      differs = true;
+      b.blankLines += countLines(text);
+      asIs += text;
+    };
+    let k = 0;
+    for (const it of items) {
+      if (it.kind === 'line') {
+        const rawLen = lineByteLength(it);
+        if (it.end - rawLen > at) gapBefore(it.end - rawLen);
+        if (it.end > at) at = it.end;
+        if (it.raw === undefined && it.out === undefined && (it.plain === undefined || it.plain === it.text)) {
+          const x = it.text + it.eol;
+          short += x;
+          asIs += x;
+          shortBytes += rawLen;
+          continue;
+        }
+        const vis = shown(it);
+        shortBytes += Buffer.byteLength(vis);
+        differs = true;
+        short += vis;
+        asIs += lineBytes(it);
+        if (it.redacted) b.secretLines++;
+        else if (it.out !== undefined) b.condensedLines++;
+        else if (it.plain !== undefined && it.plain !== it.text) b.colourLines++;
+        if (it.raw !== undefined) b.redraws += redrawsIn(it.raw);
+        continue;
+      }
+      const handle = handles[k++];
+      const first = it.hidden[0];
+      const last = it.hidden[it.hidden.length - 1];
+      if (first && first.end - lineByteLength(first) > at) gapBefore(first.end - lineByteLength(first));
+      if (last && last.end > at) at = last.end;
+      const hidden = it.hidden.map(lineBytes).join('');
+      const marker = handle ? formatMarker(it.note, handle) + (last?.eol || '\n') : '';
+      // A fold that does not pay for its marker is not made.
+      const markerBytes = Buffer.byteLength(marker);
+      const hiddenBytes = Buffer.byteLength(hidden);
+      const m = !handle || markerBytes > hiddenBytes ? hidden : marker;
+      if (m === marker) st.markers++;
+      shortBytes += m === marker ? markerBytes : hiddenBytes;
+      short += m;
+      asIs += m;
+    }
+    if (at > rawEmitted) rawEmitted = at;
+    // The batch changes lines in place only when the bank, with what this batch saves, still
+    // holds the receipt's reserve afterwards; otherwise those lines go out as they came.
+    // Without an archive no receipt can be written, so nothing changes in place.
+    if (!differs || !ctx.archive || rawEmitted - report.outBytes - shortBytes < RECEIPT_RESERVE_BYTES) return asIs;
+    receiptOwed = true;
+    st.colourLines += b.colourLines;
+    st.condensedLines += b.condensedLines;
+    st.redraws += b.redraws;
+    st.blankLines += b.blankLines;
+    st.secretLines += b.secretLines;
+    return short;
+  };
+
+  /** Copies the raw bytes from what output covers up to `upTo`. */
   const switchToRaw = (t: Transform, upTo: number) => {
-    mode = 'raw';
-    const b = spool.slice(rawEmitted, upTo);
-    if (b) out(t, b);
-    rawEmitted = upTo;
+    if (mode !== 'handed') mode = 'raw';
+    const from = rawEmitted;
+    rawEmitted = Math.max(rawEmitted, upTo);
+    out(t, spool.slice(from, upTo));
   };
 
   const startStreaming = (t: Transform) => {
@@ -122,7 +240,13 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
     if (run.passthrough) return switchToRaw(t, lastEnd);
     const items = held;
     held = [];
-    out(t, renderItems(items));
+    out(t, renderStream(items));
+  };
+
+  /** Passthrough mid-run: output is raw up to `end`; from there the caller may copy directly. */
+  const goRaw = (t: Transform, end: number) => {
+    switchToRaw(t, end);
+    if (hooks.handOver) { mode = 'handed'; hooks.handOver(rawEmitted); }
   };
 
   const t: Transform = new Transform({
@@ -130,15 +254,16 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
     writableHighWaterMark: BATCH_QUEUE,
     transform(batch: Batch, _enc, cb) {
       try {
+        if (mode === 'handed') return cb();
         lastEnd = batch.end;
         report.rawBytes = batch.end;
-        if (mode === 'raw') { switchToRaw(t, batch.end); return cb(); }
+        if (mode === 'raw') { goRaw(t, batch.end); return cb(); }
         if (run.passthrough) {
           if (mode === 'held') { held = []; rawEmitted = 0; }
-          switchToRaw(t, batch.end);
+          goRaw(t, batch.end);
           return cb();
         }
-        if (mode === 'streaming') { out(t, renderItems(batch.items)); return cb(); }
+        if (mode === 'streaming') { out(t, renderStream(batch.items)); return cb(); }
         for (const it of batch.items) held.push(it);
         if (batch.end > holdBytes) startStreaming(t);
         cb();
@@ -151,6 +276,11 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
         ended = true;
         report.rawBytes = Math.max(report.rawBytes, spool.total);
         const failed = ctx.exitCode !== undefined && ctx.exitCode !== null && ctx.exitCode !== 0;
+        if (mode === 'handed') {
+          // The caller copies the rest: nothing more from here.
+          report.verbatim ??= run.passthrough ?? 'passthrough';
+          return cb();
+        }
         if (mode === 'raw' || run.passthrough) {
           if (mode === 'held') rawEmitted = 0;
           switchToRaw(t, spool.total);
@@ -158,22 +288,28 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
           return cb();
         }
         if (mode === 'streaming') {
-          removedOther += run.droppedBytes;
-          // A condensed line (git log's one line per commit) is a rewritten form: it needs the
-          // whole raw output's handle even when its new text is no shorter than the old.
-          if (removedOther > 0 || tally.condensedLines > 0 || run.redactions > 0 || failed) {
-            const raw = spool.all();
+          // Bytes past the last item: squeezed trailing blank lines, under the same budget as
+          // any other gap; anything else a stage kept back goes out raw (never lost).
+          if (rawEmitted < spool.total) {
+            const rest = spool.slice(rawEmitted, spool.total);
+            const text = rest.toString('utf8');
+            const bank = spool.total - report.outBytes;
+            rawEmitted = spool.total;
+            if (text.trim() === '' && bank >= RECEIPT_RESERVE_BYTES) { receiptOwed = true; st.blankLines += countLines(text); }
+            else out(t, rest);
+          }
+          report.changed = receiptOwed || st.markers > 0;
+          if (!report.changed) return cb();
+          const raw = spool.all();
+          const capped = spool.truncated ? ` (first ${raw.length} bytes)` : '';
+          const bank = rawEmitted - report.outBytes;
+          if (receiptOwed || (failed && receiptBytes(st, false, ctx.exitCode, capped) <= bank)) {
             const handle = archive(raw);
-            const capped = spool.truncated ? ` (first ${raw.length} bytes)` : '';
             if (handle) {
               report.rawHandle = handle;
-              if (failed) out(t, formatMarker(`exit ${ctx.exitCode}: output was condensed while streaming; full output${capped}`, handle) + '\n');
-              else out(t, footer(run, tally, handle, '', capped));
-            } else if (failed) {
-              out(t, `[omni: exit ${ctx.exitCode}: output was condensed while streaming; the raw output could not be archived]\n`);
+              out(t, streamReceipt(st, receiptOwed, failed ? ctx.exitCode : null, handle, capped));
             }
           }
-          report.changed = true;
           return cb();
         }
         // Held to the end: the final gate.
@@ -198,7 +334,8 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
         }
         const outBuf = Buffer.from(text);
         // A redaction is worth delivering even when it saves little (the secret stays out of
-        // the agent's context), but never at the price of a larger output.
+        // the agent's context), but never at the price of a larger output. Every branch
+        // above hands back the raw bytes, so no held output is ever larger than its input.
         const tooLittle = run.redactions ? outBuf.length > raw.length : outBuf.length >= raw.length || raw.length - outBuf.length < GATE_MIN_SAVED_BYTES;
         if (tooLittle) {
           report.verbatim = 'too-little-saved';
@@ -206,6 +343,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
           return switchToRaw(t, spool.total), cb();
         }
         report.changed = !outBuf.equals(raw);
+        rawEmitted = spool.total;
         out(t, outBuf);
         cb();
       } catch (err) {
@@ -218,6 +356,52 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
   run.onStreaming(() => { if (!ended) startStreaming(t); });
   return t;
 }
+
+/** `a\rb\rc`: the segments drawn over (frame keeps the last non-empty one). */
+function redrawsIn(raw: string): number {
+  let n = 0;
+  for (const seg of raw.split('\r')) if (seg.length) n++;
+  return Math.max(0, n - 1);
+}
+
+function countLines(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', i + 1)) n++;
+  return n || 1;
+}
+
+/**
+ * The closing receipt of a streamed run. `inPlace`: lines went out changed in place, so it
+ * names the whole raw output (P1). Otherwise only a failing exit asks for one, and only
+ * when something was folded.
+ */
+function streamReceipt(st: StreamTally, inPlace: boolean, exitCode: number | null | undefined, handle: string, capped: string): string {
+  const what: string[] = [];
+  if (st.colourLines) what.push(`colour codes on ${st.colourLines} lines`);
+  if (st.redraws) what.push(`${st.redraws} progress redraws`);
+  if (st.blankLines) what.push(`${st.blankLines} blank lines`);
+  const parts: string[] = [];
+  if (exitCode !== null && exitCode !== undefined) parts.push(`exit ${exitCode}: output was condensed while streaming`);
+  if (inPlace) {
+    if (st.secretLines) parts.push(`secrets redacted on ${st.secretLines} lines`);
+    if (what.length) parts.push(`${what.join(', ')} removed`);
+    if (st.condensedLines) parts.push(`${st.condensedLines} lines condensed`);
+    if (!parts.length) parts.push('output condensed');
+  }
+  const scope = inPlace ? `whole output${capped}` : `full output${capped}`;
+  return formatMarker(`${parts.join('; ')}; ${scope}`, handle) + '\n';
+}
+
+function receiptBytes(st: StreamTally, inPlace: boolean, exitCode: number | null | undefined, capped: string): number {
+  return Buffer.byteLength(streamReceipt(st, inPlace, exitCode, HANDLE_PLACEHOLDER, capped));
+}
+
+/** The most a closing receipt can cost: every count at ten digits, a failing exit, a cap. */
+export const RECEIPT_RESERVE_BYTES = (() => {
+  const n = 9_999_999_999;
+  const all: StreamTally = { colourLines: n, condensedLines: n, redraws: n, blankLines: n, secretLines: n, markers: n };
+  return receiptBytes(all, true, n, ` (first ${n} bytes)`);
+})();
 
 function safe<T>(fn: () => T, fallback: T): T {
   try { return fn(); } catch { return fallback; }

@@ -1,53 +1,82 @@
 /**
- * Raw bytes kept in memory for the verbatim fallback and the archive of a streamed run
- * (8 MiB keeps `omni pipe` on a 1 GB stream under 200 MB RSS: the archive copies it twice).
+ * Raw bytes kept from the start of every run for the archive of a streamed run and the
+ * run's trace (8 MiB keeps `omni pipe` on a 1 GB stream under 200 MB RSS).
  */
 export const SPOOL_CAP_BYTES = 8 << 20;
-/** After the cap, the most recent bytes still kept so a late fallback can copy them. */
-export const SPOOL_TAIL_BYTES = 4 << 20;
 
 /**
- * The bounded tee of a run's raw input. It keeps the first SPOOL_CAP_BYTES exactly, and
- * after that a rolling window of the most recent SPOOL_TAIL_BYTES, so memory stays flat
- * on a 1 GB stream.
+ * The tee of a run's raw input. It keeps two things:
+ *
+ * - the head: the first `cap` bytes, always (the archive of a streamed run names them);
+ * - every byte past the head that output has not yet covered. The owner says how far output
+ *   got with `release(upTo)`; only then may bytes go. So the verbatim fallback and the
+ *   switch to raw bytes can always copy from where output stands: a range they need cannot
+ *   have been dropped, by construction. Asking for a released range throws (loudly) rather
+ *   than coming back short.
+ *
+ * Memory is the head plus what is in flight between the write side and the output, which
+ * the pipeline's back-pressure bounds. Slicing copies only the bytes asked for.
  */
 export class Spool {
   /** `cap`: bytes kept exactly from the start. A holding run needs at least its hold window. */
   constructor(private readonly cap: number = SPOOL_CAP_BYTES) {}
   private head: Buffer[] = [];
   private headLen = 0;
-  private tail: Buffer[] = [];
-  private tailStart = 0; // raw offset of tail[0]
-  private tailLen = 0;
+  /** Chunks past the head, oldest first; `first` is the oldest one still kept. */
+  private rest: Buffer[] = [];
+  private starts: number[] = [];
+  private first = 0;
+  private released = 0;
   total = 0;
 
   push(chunk: Buffer): void {
+    if (!chunk.length) return;
+    let part = chunk;
     if (this.headLen < this.cap) {
       const room = this.cap - this.headLen;
-      const part = chunk.length <= room ? chunk : chunk.subarray(0, room);
-      this.head.push(part);
-      this.headLen += part.length;
-      if (part.length < chunk.length) this.pushTail(chunk.subarray(part.length), this.total + part.length);
-    } else {
-      this.pushTail(chunk, this.total);
+      const h = chunk.length <= room ? chunk : chunk.subarray(0, room);
+      this.head.push(h);
+      this.headLen += h.length;
+      part = chunk.subarray(h.length);
+    }
+    if (part.length) {
+      this.rest.push(part);
+      this.starts.push(this.total + (chunk.length - part.length));
     }
     this.total += chunk.length;
+    // Output may already be past these bytes (a run in direct passthrough releases as it goes).
+    if (this.released >= this.total) this.dropUpTo(this.released);
   }
 
-  private pushTail(chunk: Buffer, offset: number): void {
-    if (!this.tail.length) this.tailStart = offset;
-    this.tail.push(chunk);
-    this.tailLen += chunk.length;
-    while (this.tailLen - this.tail[0].length >= SPOOL_TAIL_BYTES) {
-      const dropped = this.tail.shift()!;
-      this.tailLen -= dropped.length;
-      this.tailStart += dropped.length;
+  /** Output covers every byte before `upTo`: past the head they need not be kept. */
+  release(upTo: number): void {
+    if (upTo <= this.released) return;
+    this.released = upTo;
+    this.dropUpTo(upTo);
+  }
+
+  private dropUpTo(upTo: number): void {
+    while (this.first < this.rest.length && this.starts[this.first] + this.rest[this.first].length <= upTo) {
+      this.rest[this.first] = EMPTY;
+      this.first++;
+    }
+    if (this.first > 64 && this.first * 2 > this.rest.length) {
+      this.rest = this.rest.slice(this.first);
+      this.starts = this.starts.slice(this.first);
+      this.first = 0;
     }
   }
 
-  /** True once bytes were dropped: `all()` then holds only the first SPOOL_CAP_BYTES. */
+  /** True once the input outgrew the head: `all()` then holds only the first `cap` bytes. */
   get truncated(): boolean {
     return this.total > this.headLen;
+  }
+
+  /** Bytes held right now (head and unreleased rest). */
+  kept(): number {
+    let n = this.headLen;
+    for (let i = this.first; i < this.rest.length; i++) n += this.rest[i].length;
+    return n;
   }
 
   /** The kept head (the whole input unless truncated). */
@@ -59,15 +88,68 @@ export class Spool {
     return this.head[0] ?? Buffer.alloc(0);
   }
 
-  /** Exact bytes [from, to), or null when they are no longer kept. */
-  slice(from: number, to: number): Buffer | null {
+  /** Exact bytes [from, to). Throws when part of the range was released. */
+  slice(from: number, to: number): Buffer {
+    to = Math.min(to, this.total);
     if (to <= from) return Buffer.alloc(0);
-    if (to <= this.headLen) return this.all().subarray(from, to);
-    if (from >= this.tailStart && to <= this.tailStart + this.tailLen) {
-      const t = Buffer.concat(this.tail, this.tailLen);
-      this.tail = [t];
-      return t.subarray(from - this.tailStart, to - this.tailStart);
+    const parts: Buffer[] = [];
+    if (from < this.headLen) {
+      parts.push(this.all().subarray(from, Math.min(to, this.headLen)));
+      from = this.headLen;
     }
-    return null;
+    if (from < to) {
+      // The oldest kept chunk past the head must start at or before `from`.
+      let i = this.first;
+      if (i >= this.rest.length || this.starts[i] > from) {
+        throw new RangeError(`spool: bytes [${from}, ${to}) were released (kept from ${this.starts[i] ?? this.total})`);
+      }
+      // Binary search for the chunk holding `from`.
+      let lo = i, hi = this.rest.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (this.starts[mid] <= from) lo = mid; else hi = mid - 1;
+      }
+      for (i = lo; i < this.rest.length && this.starts[i] < to; i++) {
+        const s = this.starts[i];
+        const c = this.rest[i];
+        parts.push(c.subarray(Math.max(0, from - s), Math.min(c.length, to - s)));
+      }
+    }
+    return parts.length === 1 ? parts[0] : Buffer.concat(parts);
+  }
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * How far the bytes delivered so far reach into the raw input. Render notes, for every
+ * buffer it writes, the raw offset that buffer brings the output up to; the owner reads
+ * back, for the bytes that really left, the raw offset they cover. A fallback resumes
+ * there, so output still queued when a stage fails is neither lost nor sent twice.
+ */
+export class Coverage {
+  private outs: number[] = [];
+  private raws: number[] = [];
+  private first = 0;
+  private covered = 0;
+
+  /** Output up to `outBytes` (counted from the start) covers the raw input up to `rawOffset`. */
+  note(outBytes: number, rawOffset: number): void {
+    this.outs.push(outBytes);
+    this.raws.push(rawOffset);
+  }
+
+  /** `outBytes` bytes have been delivered: the raw offset they cover. */
+  delivered(outBytes: number): number {
+    while (this.first < this.outs.length && this.outs[this.first] <= outBytes) {
+      this.covered = Math.max(this.covered, this.raws[this.first]);
+      this.first++;
+    }
+    if (this.first > 256 && this.first * 2 > this.outs.length) {
+      this.outs = this.outs.slice(this.first);
+      this.raws = this.raws.slice(this.first);
+      this.first = 0;
+    }
+    return this.covered;
   }
 }
