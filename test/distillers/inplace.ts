@@ -46,3 +46,29 @@ export function expandInPlace(output: Buffer, raw: Buffer, home: string): Expand
     store.close();
   }
 }
+
+/**
+ * The same check where in-line normalisations (colour, redraws, secrets) make the whole
+ * expansion differ from the input: each fold marker's bytes must be a run of whole input
+ * lines found after the previous marker's run. Returns the notes of markers that are not.
+ */
+export function misplacedFolds(output: Buffer, raw: Buffer, home: string): string[] {
+  const store = openStore({ home });
+  try {
+    const bad: string[] = [];
+    let pos = 0;
+    for (const line of output.toString('utf8').split('\n')) {
+      const m = MARKER_RE.exec(line.replace(/\r$/, ''));
+      if (!m) continue;
+      const blob = getBlob(store, m[2]);
+      if (!blob) { bad.push(`${m[1]} (unknown handle)`); continue; }
+      if (blob.equals(raw)) continue;
+      const at = raw.indexOf(blob, pos);
+      if (at < 0 || (at > 0 && raw[at - 1] !== 10)) bad.push(m[1]);
+      else pos = at + blob.length;
+    }
+    return bad;
+  } finally {
+    store.close();
+  }
+}
