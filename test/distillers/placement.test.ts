@@ -74,3 +74,29 @@ t.test('every other corpus case: each fold marker stands where its run stood and
   }
   t.ok(checked > 100, `${checked} cases checked`);
 });
+
+t.test('streaming in small writes: a run still gets one marker in its place, across batches', async (t) => {
+  const { createPipeline } = await import('../../lib/pipeline/create.js');
+  const { LazyStore } = await import('../../lib/doors/store-access.js');
+  for (const name of ['803-npm-install-loglevel-http-cache', '808-pip-install-retries-disk-index', '714-pip-install']) {
+    const c = corpusCase(name);
+    const home = tempHome();
+    const store = new LazyStore(home);
+    const p = createPipeline({ door: 'pipe', command: c.cmd, archive: store.archive(), holdBytes: 1, holdMs: Infinity });
+    const chunks: Buffer[] = [];
+    const done = new Promise<void>((resolve, reject) => { p.on('data', (b: Buffer) => chunks.push(b)); p.on('end', resolve); p.on('error', reject); });
+    // Writes of 300 bytes, each let through before the next: many small batches, streamed.
+    for (let i = 0; i < c.output.length; i += 300) {
+      p.write(c.output.subarray(i, i + 300));
+      await new Promise((r) => setImmediate(r));
+    }
+    p.end();
+    await done;
+    store.close();
+    const out = Buffer.concat(chunks);
+    t.ok(p.report.streamed, `${name}: streamed`);
+    t.ok(out.length <= c.output.length, `${name}: ${c.output.length} -> ${out.length} B`);
+    t.same(misplacedFolds(out, c.output, home), [], `${name}: every marker where its run stood`);
+    t.same(expandInPlace(out, c.output, home).unpaid, [], `${name}: every marker pays`);
+  }
+});
