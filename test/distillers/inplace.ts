@@ -49,22 +49,42 @@ export function expandInPlace(output: Buffer, raw: Buffer, home: string): Expand
 
 /**
  * The same check where in-line normalisations (colour, redraws, secrets) make the whole
- * expansion differ from the input: each fold marker's bytes must be a run of whole input
- * lines found after the previous marker's run. Returns the notes of markers that are not.
+ * expansion differ from the input: kept lines and fold markers' bytes must be found in
+ * the input in output order, each marker's bytes a run of whole lines after the kept
+ * lines before it (a kept line found verbatim is matched at its earliest place; one that
+ * was normalised, or is blank, is skipped). Returns the notes of markers that are not in place.
  */
 export function misplacedFolds(output: Buffer, raw: Buffer, home: string): string[] {
   const store = openStore({ home });
   try {
     const bad: string[] = [];
     let pos = 0;
-    for (const line of output.toString('utf8').split('\n')) {
-      const m = MARKER_RE.exec(line.replace(/\r$/, ''));
-      if (!m) continue;
+    const atLine = (at: number) => at === 0 || raw[at - 1] === 10;
+    const find = (b: Buffer): number => {
+      let at = raw.indexOf(b, pos);
+      while (at >= 0 && !atLine(at)) at = raw.indexOf(b, at + 1);
+      return at;
+    };
+    const s = output.toString('utf8');
+    let i = 0;
+    while (i < s.length) {
+      const nl = s.indexOf('\n', i);
+      const end = nl < 0 ? s.length : nl + 1;
+      const line = s.slice(i, end);
+      i = end;
+      const m = MARKER_RE.exec(line.replace(/\r?\n$/, ''));
+      if (!m) {
+        // A blank output line may be a normalised one (a colour-only line): too common to place.
+        if (line.trim() === '') continue;
+        const at = find(Buffer.from(line));
+        if (at >= 0) pos = at + Buffer.byteLength(line);
+        continue;
+      }
       const blob = getBlob(store, m[2]);
       if (!blob) { bad.push(`${m[1]} (unknown handle)`); continue; }
-      if (blob.equals(raw)) continue;
-      const at = raw.indexOf(blob, pos);
-      if (at < 0 || (at > 0 && raw[at - 1] !== 10)) bad.push(m[1]);
+      if (i >= s.length && blob.equals(raw)) continue;
+      const at = find(blob);
+      if (at < 0) bad.push(m[1]);
       else pos = at + blob.length;
     }
     return bad;
