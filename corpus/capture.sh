@@ -1110,7 +1110,7 @@ EOF
   capture pip-externally-managed install pip "$P/py-app" 'pip install requests'
   keep_re '^error: ' 'externally-managed' '^note: ' '^hint: '
   capture pip-install-offline install pip "$P/py-app" '.venv/bin/pip install requests'
-  keep_re '^ERROR: ' '^WARNING: Retrying'
+  keep_re '^ERROR: ' '^WARNING: Retrying \(Retry\(total=4,'  # pip's repeats of a retry fold; the first says why
   capture pip-install-local-wheel install pip "$P/py-app" '.venv/bin/pip install --no-index --find-links dist greetlib'
   keep_re '^Successfully installed' '^Processing '
   capture pip-install-requirements-fail install pip "$P/py-app" '.venv/bin/pip install --no-index --find-links dist -r requirements.txt'

@@ -1,11 +1,9 @@
 import type { Item, Line } from '../pipeline/types.js';
 import type { RunState } from '../pipeline/stage.js';
-import { lineByteLength } from '../pipeline/marker.js';
+import { foldPays, lineByteLength } from '../pipeline/marker.js';
 
-/** A fold must hide at least this many lines… */
+/** A fold must hide at least this many lines, and pay for its marker (`foldPays`), or the lines stay. */
 export const FOLD_MIN_HIDDEN_LINES = 3;
-/** …and this many bytes (a marker costs ~60–80), or the lines stay. */
-export const FOLD_MIN_HIDDEN_BYTES = 160;
 /** A run still growing past this is cut, so memory stays bounded on endless repeats. */
 export const FOLD_MAX_HIDDEN_BYTES = 1 << 20;
 
@@ -84,7 +82,7 @@ export class RunFolder {
     const same = key !== null && this.anchor !== null && (this.keyOf ? key === this.anchor : sameShape(key, this.anchor));
     if (noisy && same) {
       this.hidden.push(l);
-      this.hiddenBytes += plain.length + l.eol.length;
+      this.hiddenBytes += lineByteLength(l);
       if (this.hiddenBytes >= FOLD_MAX_HIDDEN_BYTES) this.close(out, true);
       return;
     }
@@ -98,9 +96,10 @@ export class RunFolder {
     const h = this.hidden;
     if (h.length) {
       const last = keepRunning ? null : h.pop()!;
-      const bytes = this.hiddenBytes - (last ? (last.plain ?? last.text).length + last.eol.length : 0);
-      if (h.length >= FOLD_MIN_HIDDEN_LINES && bytes >= FOLD_MIN_HIDDEN_BYTES) {
-        out.push({ kind: 'marker', note: `${h.length} ${this.noun} folded`, hidden: h });
+      const bytes = this.hiddenBytes - (last ? lineByteLength(last) : 0);
+      const note = `${h.length} ${this.noun} folded`;
+      if (h.length >= FOLD_MIN_HIDDEN_LINES && foldPays(bytes, note)) {
+        out.push({ kind: 'marker', note, hidden: h });
       } else {
         for (const x of h) out.push(x);
       }

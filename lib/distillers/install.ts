@@ -1,14 +1,17 @@
 import type { PipelineContext } from '../pipeline/types.js';
 import type { RunState } from '../pipeline/stage.js';
 import type { DistillerSpec } from './registry.js';
-import { hideRecognised, programOf, subcommand, textOf } from './shared.js';
+import { plural, programOf, recognisedInPlace, RunHider, subcommand, textOf } from './shared.js';
+import type { Line } from '../pipeline/types.js';
 
 /*
- * Package managers: npm, pnpm, yarn, pip, apt-get. Download, fetch, progress, unpack and
- * funding lines go behind one marker per batch. Errors, warnings, conflicts, the list of
- * packages apt will install, apt's `Setting up <pkg>` outcome lines and the final `added N
- * packages` / `Successfully installed` / `N newly installed` lines stay verbatim (they
- * match none of the patterns below).
+ * Package managers: npm, pnpm, yarn, pip, apt-get. Download, fetch, cache, progress,
+ * unpack and funding lines are hidden in place, one marker per contiguous run. pip's
+ * repeated `WARNING: Retrying (Retry(total=N …` lines keep the first of each run (it says
+ * why) and hide the rest. Errors, other warnings, conflicts, the list of packages apt will
+ * install, apt's `Setting up <pkg>` outcome lines, apt-get update's closing `Fetched N kB
+ * in …` summary and the final `added N packages` / `Successfully installed` / `N newly
+ * installed` lines stay verbatim (they match none of the patterns below).
  */
 /**
  * dpkg's own progress lines, as apt-get prints them and as /var/log/apt/term.log records
@@ -24,7 +27,7 @@ export const DPKG_PROGRESS: RegExp[] = [
 
 const PROGRESS: RegExp[] = [
   // npm (--loglevel http/verbose/silly) and the funding notice
-  /^npm (http fetch (GET|POST|PUT|HEAD) [23]\d\d |timing |verb |verbose |sill |silly )/,
+  /^npm (http fetch (GET|POST|PUT|HEAD) [23]\d\d |http cache \S+ \d+m?s \(cache (hit|revalidated|stale|updated)\)$|timing |verb |verbose |sill |silly )/,
   /^\d+ packages? (is|are) looking for funding$/,
   /^ {2}run `npm fund` for details$/,
   // pnpm
@@ -37,14 +40,13 @@ const PROGRESS: RegExp[] = [
   /^yarn install v\d/,
   // pip
   /^(Collecting|Processing|Requirement already satisfied:|Installing collected packages:|Building wheels for collected packages:|Looking in indexes:|Attempting uninstall:) /,
-  /^ {2}(Downloading|Using cached|Obtaining|Preparing metadata|Installing build dependencies|Getting requirements to build|Building wheel for|Created wheel for|Stored in directory:|File was already downloaded|Found existing installation:|Uninstalling|Successfully uninstalled|Installing backend dependencies)\b/,
+  /^ {2}(Downloading|Using cached|Obtaining|Preparing metadata|Installing build dependencies|Getting requirements to build|Building wheel for|Created wheel for|Stored in directory:|File was already downloaded|Found existing installation:|Uninstalling|Successfully uninstalled|Installing backend dependencies)(?=[\s:(]|$)/,
   /^ {4}(Found existing installation:|Uninstalling |Successfully uninstalled )/,
   /^\s*[━╸╺─\-]+ [\d.]+\/[\d.]+ [kMG]?B [\d.]+ [kMG]?B\/s( eta [\d:]+)?$/,
   /^\[notice\] (A new release of pip|To update, run:)/,
   // apt-get / dpkg
   /^(Reading package lists|Building dependency tree|Reading state information)\.\.\.( Done)?$/,
   /^(Get|Hit|Ign):\d+ \S+/,
-  /^Fetched [\d.,]+ [kMG]?B in [\dhms ]+ \([\d.,]+ [kMG]?B\/s\)$/,
   ...DPKG_PROGRESS,
   // needrestart after apt-get: the all-clear lines (anything it does restart stays)
   /^No (services|containers) need to be restarted\.$/,
@@ -59,9 +61,29 @@ function isProgress(t: string): boolean {
   return false;
 }
 
+/** pip's retry of a connection (PyPI unreachable): the first of a run says why, the rest repeat it. */
+const PIP_RETRY = /^WARNING: Retrying \(Retry\(total=\d+, /;
+
+function note(h: Line[]): string {
+  let retries = 0;
+  for (const l of h) if (PIP_RETRY.test(textOf(l))) retries++;
+  const parts: string[] = [];
+  if (h.length > retries) parts.push(plural(h.length - retries, 'download, progress and notice line'));
+  if (retries) parts.push(plural(retries, 'more pip retry warning'));
+  return `${parts.join(', ')} hidden`;
+}
+
 function create(_ctx: PipelineContext, run: RunState) {
-  // pnpm's `Progress: … , done` is its own summary of the progress lines: it stays.
-  return hideRecognised(run, (t) => isProgress(t) && !(t.startsWith('Progress: ') && t.endsWith(', done')), 'download, progress and notice line');
+  let prevRetry = false;
+  return recognisedInPlace(run, new RunHider(note), (l) => {
+    const t = textOf(l);
+    const retry = PIP_RETRY.test(t);
+    const again = retry && prevRetry;
+    prevRetry = retry;
+    if (again) return true;
+    // pnpm's `Progress: … , done` is its own summary of the progress lines: it stays.
+    return !retry && isProgress(t) && !(t.startsWith('Progress: ') && t.endsWith(', done'));
+  });
 }
 
 const PIP_SUBS = new Set(['install', 'download', 'uninstall', 'wheel']);

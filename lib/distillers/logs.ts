@@ -1,7 +1,7 @@
-import type { Item, Line, Marker, PipelineContext } from '../pipeline/types.js';
+import type { Item, Line, PipelineContext } from '../pipeline/types.js';
 import type { RunState } from '../pipeline/stage.js';
 import type { DistillerSpec } from './registry.js';
-import { lineDistiller, programOf, shareMatching, subcommand, textOf } from './shared.js';
+import { lineDistiller, programOf, RunHider, shareMatching, subcommand, textOf } from './shared.js';
 import { DPKG_PROGRESS } from './install.js';
 import { lineByteLength } from '../pipeline/marker.js';
 
@@ -31,7 +31,10 @@ const DIGITS = /\d+/g;
 const isWordCode = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 /** While streaming, a segment without a barrier is folded and written every this many lines. */
 const STREAM_SEGMENT_LINES = 256;
-/** Folds need this many hidden lines and bytes, or the lines stay where they were. */
+/**
+ * A template folds when it has this many later records and bytes; each hidden run must
+ * then still pay for its own marker (`RunHider`), or its lines stay where they were.
+ */
 const MIN_HIDDEN = 2;
 const MIN_HIDDEN_BYTES = 120;
 
@@ -125,20 +128,34 @@ const isContinuation = (l: Line): boolean => {
   return INDENTED.test(t) && !TIMESTAMP.test(t) && !NPM_DEBUG.test(t);
 };
 
-function foldNote(hidden: Unit[]): string {
-  const first = stampOf(hidden[0].lines[0]);
-  const last = stampOf(hidden[hidden.length - 1].lines[0]);
+/**
+ * The notes of one hidden run, most telling first: how many records, their lines, and the
+ * range of their timestamps (left out where the fold would not pay with it). `keys` names each hidden line's template (continuation lines included).
+ */
+function foldNote(hidden: Line[], keys: WeakMap<Line, string>): string[] {
+  let first: string | null = null;
+  let last: string | null = null;
+  let records = 0;
+  const templates = new Set<string>();
+  for (const l of hidden) {
+    if (isContinuation(l)) continue;
+    records++;
+    templates.add(keys.get(l) ?? '');
+    const st = stampOf(l);
+    if (st) { first ??= st; last = st; }
+  }
   const range = first && last ? (first === last ? `, ${first}` : `, ${first} → ${last}`) : '';
-  let lines = 0;
-  for (const u of hidden) lines += u.lines.length;
-  const what = lines === hidden.length ? `${hidden.length} more lines like the one above` : `${hidden.length} more records like the one above (${lines} lines)`;
-  return `${what}${range}`;
+  const like = templates.size === 1 ? 'the one above' : 'those above';
+  const what = records === hidden.length ? `${records} more lines like ${like}` : `${records} more records like ${like} (${hidden.length} lines)`;
+  // The range is worth its bytes only where the fold still pays with it.
+  return range ? [`${what}${range}`, what] : [what];
 }
 
 /**
  * Folds one segment (the lines between two barriers) by template: a group's first record
- * stays where it was with one marker after it; pinned lines stay where they were. A
- * record's continuation lines go where it goes.
+ * stays where it was; its later records are hidden where they stand, each contiguous run
+ * of hidden lines (records of any folded group, with their continuation lines) behind one
+ * marker in its place. Pinned lines stay and end a run.
  */
 function foldSegment(seg: Line[], out: Item[]): void {
   if (seg.length <= MIN_HIDDEN) { for (const l of seg) out.push(l); return; }
@@ -163,19 +180,19 @@ function foldSegment(seg: Line[], out: Item[]): void {
     for (let i = 1; i < g.length; i++) for (const l of g[i].lines) bytes += lineByteLength(l);
     if (bytes >= MIN_HIDDEN_BYTES) folded.add(k);
   }
+  const keys = new WeakMap<Line, string>();
+  const hider = new RunHider((h) => foldNote(h, keys));
   const seen = new Set<string>();
   for (const u of units) {
     const k = u.key;
-    if (k === null || !folded.has(k)) { for (const l of u.lines) out.push(l); continue; }
-    if (seen.has(k)) continue;
-    seen.add(k);
-    const rest = groups.get(k)!.slice(1);
-    for (const l of u.lines) out.push(l);
-    const hidden: Line[] = [];
-    for (const r of rest) for (const l of r.lines) hidden.push(l);
-    const m: Marker = { kind: 'marker', note: foldNote(rest), hidden };
-    out.push(m);
+    const hide = k !== null && folded.has(k) && seen.has(k);
+    if (k !== null) seen.add(k);
+    for (const l of u.lines) {
+      if (hide) keys.set(l, k!);
+      if (!hide || !hider.hide(l, out)) hider.keep(l, out);
+    }
   }
+  hider.close(out);
 }
 
 function create(_ctx: PipelineContext, run: RunState) {

@@ -4,7 +4,8 @@ import { tapRecogniser } from './tap.js';
 /*
  * `node --test`: the spec reporter's `✔ name (1.2ms)` lines are passing tests (suite
  * headings `▶ name`, `✖` failures with their assertion and stack, and the `ℹ tests` summary
- * stay); the TAP reporter (the default when not on a TTY) is read by the TAP recogniser.
+ * stay); the TAP reporter (the default when not on a TTY) is read by the TAP recogniser,
+ * whatever the nesting: a passing top-level `test()` is a top-level `ok` with its YAML.
  */
 const PASSED_SUITE: Hit = { noun: 'passing suites' };
 const SUITE = /^(\s*)▶ (.+?)\s*$/;
@@ -14,7 +15,7 @@ export const NODE_TEST_FAMILY: Family = {
   name: 'node-test',
   detect: (p) => /^ℹ (tests|pass|fail) \d+$|^> node (.+ )?--test\b/.test(p),
   recogniser: () => {
-    const tap = tapRecogniser();
+    const tap = tapRecogniser({ topLevel: true });
     /** `▶ name` suite headings seen, as indent + name: their closing `✔ name (…)` is a suite. */
     const suites = new Set<string>();
     return {

@@ -3,6 +3,7 @@ import type { Item, Line, PipelineContext } from '../pipeline/types.js';
 import { batchStage, type RunState } from '../pipeline/stage.js';
 import type { DistillerSpec } from './registry.js';
 import { RunFolder, template, FOLD_MAX_HIDDEN_BYTES } from './fold.js';
+import { foldPays, lineByteLength } from '../pipeline/marker.js';
 
 /**
  * Shared machinery of the tool-family distillers (test runners, builds, linters).
@@ -54,9 +55,8 @@ export interface Family {
   recogniser(): Recogniser;
 }
 
-/** A fold needs this many hidden lines and bytes (a marker costs a line of ~70 bytes). */
+/** A fold needs this many hidden lines, and must pay for its marker (`foldPays`). */
 const MIN_HIDDEN_LINES = 2;
-const MIN_HIDDEN_BYTES = 80;
 
 /** Lines that are blank after trimming. */
 const NON_BLANK = /\S/;
@@ -93,9 +93,10 @@ export function recognising(run: RunState, rec: Recogniser): Transform {
     while (keep > 0 && hits[keep - 1] === BLANK) keep--;
     if (keep > 0 && hits[keep - 1].lead) keep--;
     let bytes = 0;
-    for (let i = 0; i < keep; i++) bytes += (hidden[i].plain ?? hidden[i].text).length + hidden[i].eol.length;
-    if (keep >= MIN_HIDDEN_LINES && bytes >= MIN_HIDDEN_BYTES) {
-      out.push({ kind: 'marker', note: noteOf(hits, keep), hidden: hidden.slice(0, keep) });
+    for (let i = 0; i < keep; i++) bytes += lineByteLength(hidden[i]);
+    const note = keep >= MIN_HIDDEN_LINES ? noteOf(hits, keep) : '';
+    if (keep >= MIN_HIDDEN_LINES && foldPays(bytes, note)) {
+      out.push({ kind: 'marker', note, hidden: hidden.slice(0, keep) });
     } else keep = 0;
     for (let i = keep; i < hidden.length; i++) out.push(hidden[i]);
     hidden = [];

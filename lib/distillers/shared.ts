@@ -1,8 +1,8 @@
 import type { Batch, Item, Line } from '../pipeline/types.js';
 import { batchStage, type RunState } from '../pipeline/stage.js';
-import { FOLD_MIN_HIDDEN_BYTES } from './fold.js';
+import { FOLD_MAX_HIDDEN_BYTES } from './fold.js';
 import { analyzeCommand, peelWrappers } from '../command/parse.js';
-import { lineByteLength } from '../pipeline/marker.js';
+import { foldPays, lineByteLength } from '../pipeline/marker.js';
 
 /** What a family distiller does with each line; `out` receives what stays. */
 export interface LineHandler {
@@ -62,19 +62,75 @@ export function identity(run: RunState) {
 }
 
 export const textOf = (l: Line): string => l.plain ?? l.text;
+
+/**
+ * Hides runs of lines in place: each contiguous run of hidden input lines becomes one
+ * marker exactly where the run stood (rule 5), so expanding every marker with its bytes
+ * gives back the input. A run ends at the first line that is kept; it becomes a marker
+ * only when it pays for it (`foldPays`), otherwise its lines go back where they were.
+ * While streaming a run stays open across batches until a kept line or the end closes
+ * it, so a slow producer's run still gets one marker.
+ */
+export class RunHider {
+  private run: Line[] = [];
+  private bytes = 0;
+
+  /**
+   * `note` says what a run stands for; it may offer shorter fallbacks after it (a log
+   * fold without its time range): the first that pays is used.
+   */
+  constructor(private readonly note: (hidden: Line[]) => string | readonly string[]) {}
+
+  /** Hides the next input line; refuses (returns false) for a failure line, which must stay. */
+  hide(l: Line, out: Item[]): boolean {
+    if (l.tier === 'failure') return false;
+    this.run.push(l);
+    this.bytes += lineByteLength(l);
+    if (this.bytes >= FOLD_MAX_HIDDEN_BYTES) this.close(out);
+    return true;
+  }
+
+  /** The next input item stays: the open run ends before it. */
+  keep(it: Item, out: Item[]): void {
+    this.close(out);
+    out.push(it);
+  }
+
+  /** True while a run is open (its lines are held here, not yet in any output). */
+  get open(): boolean {
+    return this.run.length > 0;
+  }
+
+  /** Ends the open run: one marker in its place when it pays, else its lines as they were. */
+  close(out: Item[]): void {
+    const h = this.run;
+    if (!h.length) return;
+    this.run = [];
+    const notes = this.note(h);
+    const note = typeof notes === 'string' ? (foldPays(this.bytes, notes) ? notes : null) : notes.find((n) => foldPays(this.bytes, n)) ?? null;
+    if (note !== null) out.push({ kind: 'marker', note, hidden: h });
+    else for (const l of h) out.push(l);
+    this.bytes = 0;
+  }
+}
+
 /** Order of an item in the input: a marker sits where its last hidden line was. */
 const orderOf = (it: Item): number => (it.kind === 'line' ? it.index : it.hidden[it.hidden.length - 1]?.index ?? 0);
 
 /**
- * Lines a family recognised as removable in one batch, hidden behind ONE marker at the
- * batch's end. Lines it condensed (`line.out`) are tracked too: when the marker would cost
- * more than it saves, every hidden line is put back in input order and every condensed
- * line gets its original text again, so a small output comes back unchanged.
+ * For REWRITTEN forms only (git log's one line per commit, whose output names the whole
+ * raw input's handle): the lines a family removed in one batch go behind ONE summary
+ * marker at the batch's end. Lines it condensed (`line.out`) are tracked too: when the
+ * marker would not pay for itself, every hidden line is put back in input order and
+ * every condensed line gets its original text again, so a small output comes back
+ * unchanged. Anything that is not a rewritten form hides in place with `RunHider`.
  */
 export class BatchHider {
   private hidden: Line[] = [];
   private condensed: Line[] = [];
   private bytes = 0;
+  /** Some hidden lines belong to output already flushed (they cannot be put back). */
+  private carried = false;
 
   /** Hides a line; refuses (returns false) for a failure line, which must stay. */
   hide(l: Line): boolean {
@@ -109,18 +165,17 @@ export class BatchHider {
   /**
    * Appends one marker for the lines hidden since the last one. Before the end of the run
    * (`final` false) it waits until they are worth a marker (STREAM_MARKER_BYTES), so a slow
-   * producer's small batches do not each get one. At the end, lines not worth a marker are
-   * put back in input order (with their condensed lines restored) when they all belong to
-   * this flush, so a small output comes back unchanged.
+   * producer's small batches do not each get one. A marker that does not pay for itself
+   * is not made: its lines go back in input order (with their condensed lines restored)
+   * when they all belong to this flush.
    */
-  flush(out: Item[], note: (hidden: Line[]) => string, minBytes = FOLD_MIN_HIDDEN_BYTES, final = true): void {
+  flush(out: Item[], note: (hidden: Line[]) => string, minBytes = 0, final = true): void {
     const h = this.hidden;
     if (!h.length) return;
-    if (!final && this.bytes < Math.max(minBytes, STREAM_MARKER_BYTES)) return;
-    const firstOut = out.find((it): it is Line => it.kind === 'line');
-    const local = !!firstOut && h[0].index >= firstOut.index;
-    if (this.bytes >= minBytes || !local) {
-      out.push({ kind: 'marker', note: note(h), hidden: h });
+    if (!final && this.bytes < Math.max(minBytes, STREAM_MARKER_BYTES)) { this.carried = true; return; }
+    const n = note(h);
+    if ((this.bytes >= minBytes && foldPays(this.bytes, n)) || this.carried) {
+      out.push({ kind: 'marker', note: n, hidden: h });
     } else {
       for (const l of this.condensed) l.out = undefined;
       const all: Item[] = [...out, ...h].sort((a, b) => orderOf(a) - orderOf(b));
@@ -130,22 +185,28 @@ export class BatchHider {
     this.hidden = [];
     this.condensed = [];
     this.bytes = 0;
+    this.carried = false;
   }
 }
 
 /**
  * The common family shape: lines a family's patterns recognise as removable (never a
- * failure line) go behind one marker per batch; so does a blank line left doubled by them.
+ * failure line) are hidden in place, one marker per contiguous run.
  */
 export function hideRecognised(run: RunState, isRemovable: (text: string) => boolean, noun: string) {
-  const hider = new BatchHider();
+  const hider = new RunHider((h) => `${plural(h.length, noun)} hidden`);
+  return recognisedInPlace(run, hider, (l) => isRemovable(textOf(l)));
+}
+
+/** A line distiller over a `RunHider`: `hides(l)` says which lines go; the rest stay. */
+export function recognisedInPlace(run: RunState, hider: RunHider, hides: (l: Line) => boolean) {
   return lineDistiller(run, {
     line(l, out) {
-      if ((isRemovable(textOf(l)) && hider.hide(l)) || hider.squeezeBlank(l, out)) return;
-      out.push(l);
+      if (hides(l) && hider.hide(l, out)) return;
+      hider.keep(l, out);
     },
     batchEnd(out, final) {
-      hider.flush(out, (h) => `${plural(h.length, noun)} hidden`, undefined, final);
+      if (final) hider.close(out);
     },
   });
 }

@@ -4,8 +4,10 @@ import { DETAIL, familySpec, LEAD, type Family, type Hit, type Recogniser } from
  * TAP (node-tap, `node --test` default and `--test-reporter=tap`): a nested `ok N - name`
  * is a passing test; its YAML diagnostics block (`---` … `...`), the `# Subtest:` lead-in,
  * nested plans `1..N` and nested `# time=` comments go with it. Top-level `ok` lines (one
- * per file or suite) stay, and so do `not ok` lines with their YAML, `# SKIP`/`# TODO`
- * results, bail-outs, coverage tables and the closing `# tests`/`# pass`/`# fail` summary.
+ * per file in node-tap) stay unless `topLevel` says they are results too (node:test, whose
+ * top-level `test()` calls are top-level `ok` lines with a YAML block of their own), and
+ * so do `not ok` lines with their YAML, `# SKIP`/`# TODO` results, bail-outs, coverage
+ * tables and the closing `# tests`/`# pass`/`# fail` summary.
  */
 
 /** Nested `ok` lines are tests or assertions (node-tap nests both): counted as TAP results. */
@@ -16,8 +18,11 @@ const SUBTEST = /^\s*# Subtest: /;
 const NESTED_PLAN = /^\s+1\.\.\d+\s*$/;
 const NESTED_TIME = /^\s+# time=[\d.]+m?s\s*$/;
 const YAML_START = /^(\s*)---\s*$/;
+const NODE_TEST_YAML = /^\s+duration_ms: [\d.]+\s*$/;
 
-export function tapRecogniser(): Recogniser {
+export function tapRecogniser(opts: { topLevel?: boolean } = {}): Recogniser {
+  /** node:test's YAML carries `duration_ms:` (node-tap's does not): once seen, top-level oks are results too. */
+  let topLevel = opts.topLevel === true;
   /** Indent of the YAML block that may follow the last `ok` line (-1: none expected). */
   let yamlAfter = -1;
   /** Indent of the `...` that closes the open YAML block (-1: none open). */
@@ -25,6 +30,7 @@ export function tapRecogniser(): Recogniser {
   return {
     see(_l, p) {
       if (yamlClose >= 0) {
+        if (!topLevel && NODE_TEST_YAML.test(p)) topLevel = true;
         if (p.trim() === '...' && p.search(/\S/) === yamlClose) yamlClose = -1;
         return DETAIL;
       }
@@ -41,7 +47,7 @@ export function tapRecogniser(): Recogniser {
       if (ok) {
         if (DIRECTIVE.test(p)) return null;
         yamlAfter = ok[1].length;
-        return ok[1].length > 0 ? OK_RESULT : null;
+        return ok[1].length > 0 || topLevel ? OK_RESULT : null;
       }
       if (SUBTEST.test(p)) return LEAD;
       if (NESTED_PLAN.test(p) || NESTED_TIME.test(p)) return DETAIL;
@@ -53,7 +59,7 @@ export function tapRecogniser(): Recogniser {
 export const TAP_FAMILY: Family = {
   name: 'tap',
   detect: (p) => /^TAP version \d+\s*$/.test(p) || /^> tap(\s|$)/.test(p),
-  recogniser: tapRecogniser,
+  recogniser: () => tapRecogniser(),
 };
 
 export const TAP = familySpec(TAP_FAMILY, 'test', ['tap']);

@@ -53,8 +53,19 @@ const NOISE: RegExp[] = [
 const MAY_MATTER = /rr|RR|ail|AIL|atal|ATAL|anic|ANIC|xcept|Trace|not ok|[✗✕×✖●]|bort|egment|dumped|ndefined ref|nnot find|ot found|o such file|denied|xit|\*\*\*|arn|ARN|eprecat|EPRECAT|\d (?:pass|fail|test|suite|pend|skip|todo|total|pack|file|inser|delet)|Test|Suite|Snapshots|Time|Duration|Ran |Summary|Result|result|^\s*(?:#|ℹ)\s*(?:tests|suites|pass|cancelled|skipped|todo) \d|^\s*(?:at |E\s|ok|PASS|[Pp]assed|SUCCESS|BUILD|Done|Finished|Compiled|Built|added|removed|changed|updated|up to date|modified|deleted|new file|renamed|both modified)/;
 const NOISE_START = /^\s*(?:[\[(|#=>\-.█░▓▒■□▇▆▅▄▃▂▁⣿⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏⣾⣽⣻⢿⡿⣟⣯⣷]|\d|Downloading|Downloaded|Fetching|Fetched|Resolving|Receiving|Unpacking|Counting|Compressing|Enumerating|Writing|Get:|Hit:|Ign:|Progress|Preparing|Selecting|Reading|remote:)/;
 
+/**
+ * pip's `WARNING: Retrying (Retry(total=N, …)) after connection broken by '…Failed to
+ * establish a new connection…'` is a warning that it will try again, not a failure: the
+ * failure, if it comes, is pip's own `ERROR:` line.
+ */
+const PIP_RETRY_WARNING = 'WARNING: Retrying (Retry(total=';
+/** apt-get update's closing summary (`Fetched 9422 kB in 2s (5404 kB/s)`): a verdict, not a transfer line. */
+const APT_FETCHED_SUMMARY = /^Fetched [\d.,]+ [kMG]?B in [\dhms ]+ \([\d.,]+ [kMG]?B\/s\)\s*$/;
+
 /** Pure: the tier of one line given its visible text and the previous line's. */
 export function classifyLine(plain: string, prevPlain: string | null): Tier {
+  if (plain.charCodeAt(0) === 87 /* W */ && plain.startsWith(PIP_RETRY_WARNING)) return 'signal';
+  if (plain.charCodeAt(0) === 70 /* F */ && APT_FETCHED_SUMMARY.test(plain)) return 'signal';
   const matters = MAY_MATTER.test(plain);
   if (!matters) {
     // no failure or signal pattern can match

@@ -1,6 +1,6 @@
 import type { Item, Line } from './types.js';
 import { batchStage, type RunState } from './stage.js';
-import { FOLD_MIN_HIDDEN_BYTES } from '../distillers/fold.js';
+import { foldPays, lineByteLength } from './marker.js';
 
 /** Collapse steps in only when distill saved less than this share of a batch. */
 export const COLLAPSE_TRIGGER_RATIO = 0.3;
@@ -34,9 +34,10 @@ export function collapse(run: RunState) {
     const close = () => {
       if (runLines.length >= COLLAPSE_MIN_RUN) {
         const middle = runLines.slice(1, -1);
-        const bytes = middle.reduce((s, l) => s + (l.plain ?? l.text).length + l.eol.length, 0);
-        if (bytes >= FOLD_MIN_HIDDEN_BYTES) {
-          out.push(runLines[0], { kind: 'marker', note: `${middle.length} noise lines collapsed`, hidden: middle }, runLines[runLines.length - 1]);
+        const bytes = middle.reduce((s, l) => s + lineByteLength(l), 0);
+        const note = `${middle.length} noise lines collapsed`;
+        if (foldPays(bytes, note)) {
+          out.push(runLines[0], { kind: 'marker', note, hidden: middle }, runLines[runLines.length - 1]);
           runLines = [];
           return;
         }

@@ -16,6 +16,19 @@ export const HANDLE_PLACEHOLDER = '0000000000000000';
 /** A marker line's bytes besides its note (frame, handle, newline): the cost side of a fold. */
 export const MARKER_FRAME_BYTES = Buffer.byteLength(formatMarker('', HANDLE_PLACEHOLDER)) + 1;
 
+/** What a marker line with this note costs in the output, in bytes (handle and newline included). */
+export function markerBytes(note: string): number {
+  return MARKER_FRAME_BYTES + Buffer.byteLength(note);
+}
+
+/**
+ * The one bar every fold clears: the lines it hides are more bytes than the marker that
+ * stands for them. A fold that does not pay for its marker is not made (no output grows).
+ */
+export function foldPays(hiddenBytes: number, note: string): boolean {
+  return hiddenBytes > markerBytes(note);
+}
+
 /** One line's exact original text: before any redraw fold, with its own terminator. */
 export function lineBytes(l: Line): string {
   return (l.raw ?? l.text) + l.eol;

@@ -86,3 +86,43 @@ t.test('a slow install streamed line by line still folds its fetch lines into a 
   t.ok(markers.length >= 1 && markers.length <= 10, `${markers.length} markers for ${hidden} hidden lines`);
   t.ok(items.some((i) => i.kind === 'line' && /^added \d+ packages/.test(i.text)), 'the added line stays');
 });
+
+t.test('npm http cache … (cache hit) lines are recognised as download noise', async (t) => {
+  const { text, rawText, markers } = await distillCase('803-npm-install-loglevel-http-cache');
+  const hits = rawText.split('\n').filter((l) => /^npm http cache .*\(cache hit\)$/.test(l)).length;
+  t.ok(hits > 10, `${hits} cache-hit lines in the input`);
+  t.notOk(/^npm http cache /m.test(text), 'none left in the output');
+  t.ok(markers.length > 0);
+  t.ok(/^added \d+ packages/m.test(text), 'the added line stays');
+});
+
+t.test('repeated pip retry warnings collapse; the first of each run and the outcome stay', async (t) => {
+  const { text, rawText } = await distillCase('808-pip-install-retries-disk-index');
+  const retry = /^WARNING: Retrying \(Retry\(total=\d+,/;
+  const inRetries = rawText.split('\n').filter((l) => retry.test(l)).length;
+  const outRetries = text.split('\n').filter((l) => retry.test(l)).length;
+  t.ok(inRetries >= 50, `${inRetries} retry warnings in the input`);
+  t.ok(outRetries <= inRetries / 5, `${outRetries} retry warnings left`);
+  t.ok(outRetries > 0, 'the first retry of a run says why');
+  t.ok(/^Successfully installed blinker/m.test(text));
+  // The failing run: its retries fold too, its ERROR lines stay verbatim.
+  const fail = await distillCase('804-pip-install-pypi-unreachable');
+  for (const l of fail.rawText.split('\n')) if (/^ERROR: /.test(l)) t.ok(fail.text.split('\n').includes(l), l);
+  t.ok(fail.text.split('\n').filter((l) => retry.test(l)).length < 5, 'the failing run\'s retries collapse too');
+});
+
+t.test('apt-get update keeps its closing Fetched summary visible', async (t) => {
+  for (const name of ['806-apt-get-update', '809-apt-get-update-fresh-lists']) {
+    const { text, rawText } = await distillCase(name);
+    const fetched = rawText.split('\n').find((l) => /^Fetched /.test(l))!;
+    t.ok(fetched, `${name}: has a Fetched line`);
+    t.ok(text.split('\n').includes(fetched), `${name}: ${fetched}`);
+  }
+});
+
+t.test('the install cases this was found on are distilled, not passed through', async (t) => {
+  for (const name of ['803-npm-install-loglevel-http-cache', '808-pip-install-retries-disk-index']) {
+    const { r } = await distillCase(name);
+    t.ok(r.changed && r.outBytes < r.rawBytes * 0.8, `${name}: ${r.rawBytes} -> ${r.outBytes} B`);
+  }
+});

@@ -7,7 +7,8 @@ t.test('folds nginx access lines that share a template into one line with a coun
   t.equal(r.distiller, 'logs');
   const health = rawText.split('\n').filter((l) => l.includes('"GET /api/health HTTP/1.1" 200'));
   t.ok(text.includes(health[0]), 'the first /api/health line stays verbatim');
-  t.ok(markers.some((m) => /^\[omni: \d+ more lines like the one above, \d{2}\/\w{3}\/\d{4}:[\d:]+ \+0000 → /.test(m)), 'a marker with a count and a range');
+  // Each marker stands where its run stood: a run of several templates' later records is "like those above".
+  t.ok(markers.some((m) => /^\[omni: \d+ more lines like (the one|those) above, \d{2}\/\w{3}\/\d{4}:[\d:]+ \+0000 → /.test(m)), 'a marker with a count and a range');
   const counted = markers.map((m) => Number(/^\[omni: (\d+) more lines/.exec(m)?.[1] ?? 0)).reduce((a, b) => a + b, 0);
   const shown = text.split('\n').filter((l) => l.startsWith('127.0.0.1 ')).length;
   t.equal(counted + shown, rawText.trimEnd().split('\n').length, 'every line is shown or counted');
@@ -39,7 +40,8 @@ t.test('keeps every dpkg action and final-state line and folds the other status 
   for (const l of rawText.split('\n')) if (/^\S+ \S+ (install|upgrade|remove|purge|status installed|status not-installed) /.test(l)) t.ok(text.includes(l), l);
   const unpacked = (s: string) => s.split('\n').filter((l) => / status unpacked /.test(l)).length;
   t.ok(unpacked(text) * 3 < unpacked(rawText), `${unpacked(text)} of ${unpacked(rawText)} unpacked lines shown`);
-  t.ok(r.outBytes < r.rawBytes * 0.5);
+  // Markers stand where their runs stood: one per run between the pinned lines that stay.
+  t.ok(r.outBytes < r.rawBytes * 0.7, `${r.rawBytes} -> ${r.outBytes} B`);
 });
 
 t.test('keeps the exit line of an npm debug log and folds its cache lines', async (t) => {
