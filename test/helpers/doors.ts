@@ -172,19 +172,24 @@ function execEnv(r: Replay, dir: string, home: string, hold: Record<string, stri
 export interface ExecResult { output: Buffer; exitCode: number; raw: Buffer }
 
 let execCwd: string | null = null;
+/** The cwd every in-process exec run uses (the ledger's project scope for exec). */
+export function execDir(): string {
+  if (!execCwd) execCwd = mkdtempSync(join(tmpdir(), 'omni-exec-cwd-'));
+  return execCwd;
+}
 /**
  * The real exec door, in process, around a real child that replays `r`. The door reads its
  * store from OMNI_HOME and its cwd from the process, so this sets both and leaves them set:
  * runs may overlap (see `pool`) as long as they share one home.
  */
-export async function execInProcess(r: Replay, opts: { home: string; hold: Record<string, string> }): Promise<ExecResult> {
+export async function execInProcess(r: Replay, opts: { home: string; hold: Record<string, string>; sessionId?: string }): Promise<ExecResult> {
   const dir = replayDir(r);
-  if (!execCwd) execCwd = mkdtempSync(join(tmpdir(), 'omni-exec-cwd-'));
+  const cwd = execDir();
   const out = new Collector();
   process.env.OMNI_HOME = opts.home;
-  if (process.cwd() !== execCwd) process.chdir(execCwd);
+  if (process.cwd() !== cwd) process.chdir(cwd);
   try {
-    const code = await runExec({ argv: [r.command], env: execEnv(r, dir, opts.home, opts.hold), stdout: out });
+    const code = await runExec({ argv: [r.command], env: execEnv(r, dir, opts.home, opts.hold), stdout: out, sessionId: opts.sessionId });
     return { output: out.bytes, exitCode: code, raw: Buffer.concat(r.chunks.map((c) => c.bytes)) };
   } finally {
     rmSync(dir, { recursive: true, force: true });

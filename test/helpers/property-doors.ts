@@ -21,7 +21,7 @@ export interface Sample {
   cuts: Array<{ at: number; pause: boolean }>;
 }
 
-export interface DoorRun { input: Buffer; output: Buffer; retrieve: Retrieve; exitCode: number }
+export interface DoorRun { input: Buffer; output: Buffer; retrieve: Retrieve; exitCode: number; home: string }
 
 export type DoorName = 'pipe' | 'pipe-stream' | 'exec' | 'hook';
 
@@ -51,19 +51,19 @@ export async function runDoor(door: DoorName, s: Sample, opts: { hold?: Record<s
   const bytes = build(s.spec);
   switch (door) {
     case 'pipe':
-      return { input: bytes, output: await pipeBuffered(bytes, { command: s.command, home }), retrieve, exitCode: 0 };
+      return { input: bytes, output: await pipeBuffered(bytes, { command: s.command, home }), retrieve, exitCode: 0, home };
     case 'pipe-stream': {
       const chunks = chunked(bytes, s.cuts, CROSSING_PAUSE_S).map((c) => ({ bytes: c.bytes, pauseMs: c.pause * 1000 }));
-      return { input: bytes, output: await pipeStream(chunks, { command: s.command, home, env: hold, sessionId: opts.sessionId }), retrieve, exitCode: s.exitCode };
+      return { input: bytes, output: await pipeStream(chunks, { command: s.command, home, env: hold, sessionId: opts.sessionId }), retrieve, exitCode: s.exitCode, home };
     }
     case 'exec': {
       const r = await execInProcess({ command: s.command, chunks: chunked(bytes, s.cuts, CROSSING_PAUSE_S), exitCode: s.exitCode }, { home, hold });
       if (r.exitCode !== s.exitCode) throw new Error(`exec returned ${r.exitCode}, the child exited ${s.exitCode}`);
-      return { input: r.raw, output: r.output, retrieve, exitCode: r.exitCode };
+      return { input: r.raw, output: r.output, retrieve, exitCode: r.exitCode, home };
     }
     case 'hook': {
       const d = await hookBash(hookText(bytes), { command: s.command, home, reader: freshReader(), persistedDir: resultsDir });
-      return { input: d.input, output: d.output, retrieve, exitCode: 0 };
+      return { input: d.input, output: d.output, retrieve, exitCode: 0, home };
     }
   }
 }

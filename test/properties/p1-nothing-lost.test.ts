@@ -5,8 +5,11 @@
  * and every fold still stands where its contiguous run stood. The corpus half: corpus.test.ts.
  */
 import t from 'tap';
-import { closeStores } from '../helpers/doors.js';
-import { checkNothingLost } from '../helpers/markers.js';
+import fc from 'fast-check';
+import { closeStores, freshReader, hookRead, hookText, retrieverFor } from '../helpers/doors.js';
+import { checkNothingLost, checkReadNumbering } from '../helpers/markers.js';
+import { build, inputSpec, TEXT_CASES } from '../helpers/generators.js';
+import { tempHome } from '../helpers/omni.js';
 import { holds, runs } from '../helpers/property.js';
 import { DOOR_RUNS, runDoor, samples, type DoorName } from '../helpers/property-doors.js';
 
@@ -21,3 +24,20 @@ for (const door of ['pipe', 'hook', 'pipe-stream', 'exec'] as DoorName[]) {
     }, { numRuns: runs(n, cost), timeLimitMs: cost === 'slow' ? 15_000 : 20_000 });
   });
 }
+
+t.test('P1 nothing lost, in place (hook Read, the same file read twice): expanded in place, every line keeps its number', async (t) => {
+  const home = tempHome();
+  const retrieve = retrieverFor(home);
+  const spec = fc.constantFrom(...TEXT_CASES).chain((own) => inputSpec({ text: true, own, maxBlocks: 3 }));
+  await holds(t, 'P1 (hook Read)', fc.record({ spec, startLine: fc.constantFrom(1, 1, 50) }), async ({ spec, startLine }) => {
+    const content = hookText(build(spec));
+    const reader = freshReader();
+    for (const pass of [1, 2]) {
+      const d = await hookRead(content, { path: `${reader.cwd}/file.txt`, home, reader, startLine });
+      if (!d.replied) continue;
+      const why = checkNothingLost(d.input, d.output, retrieve) ?? checkReadNumbering(content, startLine, d.output.toString('utf8'), d.startLine!);
+      if (why) return `read ${pass}: ${why}`;
+    }
+    return null;
+  }, { numRuns: runs(30) });
+});
