@@ -36,9 +36,25 @@ export const HOLD_SHORT = { OMNI_HOLD_MS: '60', OMNI_HOLD_IDLE_MS: '60' };
 export const CROSSING_PAUSE_S = 0.15;
 
 // ---------------------------------------------------------------------------------------------
-// Stores: one open connection per home for retrieval, closed by closeStores().
+// Stores: one open connection per home for retrieval; closeStores() closes them and removes
+// every temp dir these helpers made (homes, shims, the exec cwd, persisted outputs).
 
 const stores = new Map<string, Store>();
+const made: string[] = [];
+
+/** A temp dir removed by closeStores(). */
+export function scratch(prefix = 'omni-prop-'): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  made.push(d);
+  return d;
+}
+
+/** A fresh OMNI_HOME (a real SQLite store is created in it on first use). */
+export function propHome(): string {
+  const h = tempHome();
+  made.push(h);
+  return h;
+}
 
 export function retrieverFor(home: string): Retrieve {
   return (handle) => {
@@ -55,11 +71,15 @@ export function retrieverFor(home: string): Retrieve {
 export function closeStores(): void {
   for (const s of stores.values()) { try { s.close(); } catch { /* best effort */ } }
   stores.clear();
+  if (execCwd && process.cwd() === execCwd) process.chdir(ROOT);
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+  execCwd = null;
+  shimDir = null;
 }
 
 /** A copy of a store's files (the database and its WAL), for "same store state" runs. */
 export function copyHome(from: string): string {
-  const to = tempHome();
+  const to = propHome();
   for (const f of readdirSync(from)) if (f.startsWith('omni.db')) copyFileSync(join(from, f), join(to, f));
   return to;
 }
@@ -137,7 +157,7 @@ export function programsOf(command: string): string[] | null {
 let shimDir: string | null = null;
 /** A PATH directory holding the replay under every corpus program name. */
 export function shims(commands: string[]): string {
-  if (!shimDir) shimDir = mkdtempSync(join(tmpdir(), 'omni-shims-'));
+  if (!shimDir) shimDir = scratch('omni-shims-');
   for (const c of commands) {
     for (const p of programsOf(c) ?? []) {
       const f = join(shimDir, p);
@@ -174,7 +194,7 @@ export interface ExecResult { output: Buffer; exitCode: number; raw: Buffer }
 let execCwd: string | null = null;
 /** The cwd every in-process exec run uses (the ledger's project scope for exec). */
 export function execDir(): string {
-  if (!execCwd) execCwd = mkdtempSync(join(tmpdir(), 'omni-exec-cwd-'));
+  if (!execCwd) execCwd = scratch('omni-exec-cwd-');
   return execCwd;
 }
 /**
@@ -275,7 +295,7 @@ export async function hookBash(text: string, opts: { command: string; home: stri
   p.tool_use_id = useId();
   p.tool_input = { command: opts.command, description: 'run it' };
   if (persisted) {
-    const dir = opts.persistedDir ?? mkdtempSync(join(tmpdir(), 'omni-tool-results-'));
+    const dir = opts.persistedDir ?? scratch('omni-tool-results-');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, `${p.tool_use_id}.txt`);
     writeFileSync(file, text + '\n');

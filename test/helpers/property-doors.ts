@@ -3,13 +3,7 @@
  * every door can take, and one runner per door that returns what went in and what came out.
  */
 import fc from 'fast-check';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { tempHome } from './omni.js';
-import {
-  CROSSING_PAUSE_S, execInProcess, freshReader, HOLD_SHORT, hookBash, hookText, pipeBuffered, pipeStream, retrieverFor,
-} from './doors.js';
+import { CROSSING_PAUSE_S, execInProcess, freshReader, HOLD_SHORT, hookBash, hookText, pipeBuffered, pipeStream, retrieverFor, propHome, scratch } from './doors.js';
 import { build, chunked, command, commandOf, cuts, EXEC_CASES, execCommand, exitCode, inputSpec, TEXT_CASES, type InputSpec } from './generators.js';
 import type { Retrieve } from './markers.js';
 
@@ -40,8 +34,8 @@ export function samples(door: DoorName, opts: { spec?: fc.Arbitrary<InputSpec> }
 
 /** One store per door and test file: archives only add blobs, so runs do not change each other's output. */
 const homes = new Map<DoorName, string>();
-const homeOf = (d: DoorName) => { let h = homes.get(d); if (!h) { h = tempHome(); homes.set(d, h); } return h; };
-const resultsDir = mkdtempSync(join(tmpdir(), 'omni-tool-results-'));
+const homeOf = (d: DoorName) => { let h = homes.get(d); if (!h) { h = propHome(); homes.set(d, h); } return h; };
+const resultsDir = scratch('omni-tool-results-');
 
 /** `hold`: the streaming doors' hold window (default: short, so a pause crosses it). */
 export async function runDoor(door: DoorName, s: Sample, opts: { hold?: Record<string, string>; sessionId?: string } = {}): Promise<DoorRun> {

@@ -4,19 +4,20 @@
  * marker without a handle, a false "already shown", ...). Without this a property that passes
  * could be a checker that never looks.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
+import fc from 'fast-check';
 import { openStore } from '../../lib/store/open.js';
 import { putBlob } from '../../lib/store/archive.js';
 import { formatMarker } from '../../lib/pipeline/marker.js';
 import { corpusCase } from '../helpers/cases.js';
-import { closeStores, pipeBuffered, retrieverFor } from '../helpers/doors.js';
+import { closeStores, pipeBuffered, retrieverFor, propHome } from '../helpers/doors.js';
+import { holds } from '../helpers/property.js';
 import {
   checkFailuresKept, checkHandles, checkIdentical, checkLedger, checkNotLarger, checkNothingLost, checkReadNumbering, markersIn, shownKeys, splitLines,
 } from '../helpers/markers.js';
-import { tempHome } from '../helpers/omni.js';
 
 t.teardown(closeStores);
-const home = tempHome();
+const home = propHome();
 const retrieve = retrieverFor(home);
 const lines = (b: Buffer) => splitLines(b).map((l) => Buffer.concat([l.body, Buffer.from(l.eol)]));
 const join = (ls: Buffer[]) => Buffer.concat(ls);
@@ -132,4 +133,15 @@ t.test('Read numbering catches a line under the wrong number', async (t) => {
   t.equal(checkReadNumbering(content, 1, '[omni: lines 1-2 not shown] [omni: x — omni retrieve 0000000000000000]\nl3\nl4', 2), null, 'a head fold numbered right passes');
   t.ok(checkReadNumbering(content, 1, '[omni: x — omni retrieve 0000000000000000]\nl3\nl4', 1), 'a shifted tail is caught');
   t.ok(checkReadNumbering(content, 1, '[omni: x — omni retrieve 0000000000000000]\nl3\nl4\n', 2), 'a line past the end is caught');
+});
+
+t.test('a failing property reports its shrunk counterexample in the assertion', async (t) => {
+  const seen: string[] = [];
+  const fake = { pass: (m: string) => seen.push(`pass ${m}`), fail: (m: string) => seen.push(`fail ${m}`), comment: () => {} } as unknown as Test;
+  await holds(fake, 'over ten', fc.integer({ min: 0, max: 1000 }), (n) => (n > 10 ? `${n} is over ten` : null), { numRuns: 200 });
+  t.equal(seen.length, 1, 'one assertion');
+  t.match(seen[0], /^fail over ten: 11 is over ten \| counterexample \(after \d+ shrinks, seed \d+\): 11$/, 'shrunk to the smallest failing input, named in the message');
+  seen.length = 0;
+  await holds(fake, 'small', fc.integer({ min: 0, max: 10 }), (n) => (n > 10 ? 'over' : null), { numRuns: 20 });
+  t.match(seen[0], /^pass small: holds on 20 generated inputs/, 'a holding property passes');
 });

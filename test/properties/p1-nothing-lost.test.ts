@@ -6,10 +6,9 @@
  */
 import t from 'tap';
 import fc from 'fast-check';
-import { closeStores, freshReader, hookRead, hookText, retrieverFor } from '../helpers/doors.js';
+import { closeStores, freshReader, hookRead, hookText, retrieverFor, propHome } from '../helpers/doors.js';
 import { checkNothingLost, checkReadNumbering } from '../helpers/markers.js';
 import { build, inputSpec, TEXT_CASES } from '../helpers/generators.js';
-import { tempHome } from '../helpers/omni.js';
 import { holds, runs } from '../helpers/property.js';
 import { DOOR_RUNS, runDoor, samples, type DoorName } from '../helpers/property-doors.js';
 
@@ -21,12 +20,12 @@ for (const door of ['pipe', 'hook', 'pipe-stream', 'exec'] as DoorName[]) {
     await holds(t, `P1 (${door})`, samples(door), async (s) => {
       const r = await runDoor(door, s);
       return checkNothingLost(r.input, r.output, r.retrieve);
-    }, { numRuns: runs(n, cost), timeLimitMs: cost === 'slow' ? 15_000 : 20_000 });
+    }, { numRuns: runs(n, cost), timeLimitMs: cost === 'slow' ? 8_000 : 10_000 });
   });
 }
 
 t.test('P1 nothing lost, in place (hook Read, the same file read twice): expanded in place, every line keeps its number', async (t) => {
-  const home = tempHome();
+  const home = propHome();
   const retrieve = retrieverFor(home);
   const spec = fc.constantFrom(...TEXT_CASES).chain((own) => inputSpec({ text: true, own, maxBlocks: 3 }));
   await holds(t, 'P1 (hook Read)', fc.record({ spec, startLine: fc.constantFrom(1, 1, 50) }), async ({ spec, startLine }) => {

@@ -16,6 +16,6 @@ for (const door of ['pipe', 'hook', 'pipe-stream', 'exec'] as DoorName[]) {
     await holds(t, `P2 (${door})`, samples(door), async (s) => {
       const r = await runDoor(door, s);
       return checkNotLarger(r.input, r.output);
-    }, { numRuns: runs(n, cost), timeLimitMs: cost === 'slow' ? 15_000 : 20_000 });
+    }, { numRuns: runs(n, cost), timeLimitMs: cost === 'slow' ? 8_000 : 10_000 });
   });
 }

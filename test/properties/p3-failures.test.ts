@@ -28,7 +28,7 @@ t.test('P3 exec: a non-zero exit inside the hold window gives the exact raw byte
     const r = await runDoor('exec', s, { hold: HOLD_NEVER });
     const why = checkIdentical(r.input, r.output);
     return why && `exit ${s.exitCode} inside the hold window: ${why}`;
-  }, { numRuns: runs(8, 'slow'), timeLimitMs: 15_000 });
+  }, { numRuns: runs(8, 'slow'), timeLimitMs: 8_000 });
 });
 
 for (const door of ['exec', 'pipe-stream'] as DoorName[]) {
@@ -36,6 +36,6 @@ for (const door of ['exec', 'pipe-stream'] as DoorName[]) {
     await holds(t, `P3 past the window (${door})`, failing(door, true), async (s) => {
       const r = await runDoor(door, s);
       return checkFailuresKept(r.input, r.output, r.retrieve);
-    }, { numRuns: runs(door === 'exec' ? 8 : 10, 'slow'), timeLimitMs: 15_000 });
+    }, { numRuns: runs(door === 'exec' ? 8 : 10, 'slow'), timeLimitMs: 8_000 });
   });
 }

@@ -5,14 +5,13 @@
  */
 import t from 'tap';
 import fc from 'fast-check';
-import { closeStores, freshReader, hookBash, hookText, HOLD_SHORT, pipeBuffered, pipeStream, execInProcess, retrieverFor, CROSSING_PAUSE_S } from '../helpers/doors.js';
+import { closeStores, freshReader, hookBash, hookText, HOLD_SHORT, pipeBuffered, pipeStream, execInProcess, retrieverFor, CROSSING_PAUSE_S, propHome } from '../helpers/doors.js';
 import { checkIdentical } from '../helpers/markers.js';
 import { holds, runs } from '../helpers/property.js';
 import { buildStructured, chunked, command, cuts, execCommand, structured } from '../helpers/generators.js';
-import { tempHome } from '../helpers/omni.js';
 
 t.teardown(closeStores);
-const home = tempHome();
+const home = propHome();
 retrieverFor(home);
 
 t.test('P4 pipe', async (t) => {
@@ -36,7 +35,7 @@ t.test('P4 pipe-stream (pauses past the hold window)', async (t) => {
     const input = buildStructured(s);
     const chunks = chunked(input, cuts, CROSSING_PAUSE_S).map((c) => ({ bytes: c.bytes, pauseMs: c.pause * 1000 }));
     return checkIdentical(input, await pipeStream(chunks, { command, home, env: HOLD_SHORT }));
-  }, { numRuns: runs(10, 'slow'), timeLimitMs: 15_000 });
+  }, { numRuns: runs(10, 'slow'), timeLimitMs: 8_000 });
 });
 
 t.test('P4 exec (a real child, pauses past the hold window)', async (t) => {
@@ -44,5 +43,5 @@ t.test('P4 exec (a real child, pauses past the hold window)', async (t) => {
     const input = buildStructured(s);
     const r = await execInProcess({ command, chunks: chunked(input, cuts, CROSSING_PAUSE_S), exitCode }, { home, hold: HOLD_SHORT });
     return checkIdentical(input, r.output);
-  }, { numRuns: runs(8, 'slow'), timeLimitMs: 15_000 });
+  }, { numRuns: runs(8, 'slow'), timeLimitMs: 8_000 });
 });

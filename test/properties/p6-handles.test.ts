@@ -6,12 +6,11 @@
  */
 import t from 'tap';
 import fc from 'fast-check';
-import { closeStores, freshReader, hookRead, hookText, retrieverFor, retrieveProcess } from '../helpers/doors.js';
+import { closeStores, freshReader, hookRead, hookText, retrieverFor, retrieveProcess, propHome } from '../helpers/doors.js';
 import { checkHandles, checkReadNumbering, markersIn } from '../helpers/markers.js';
 import { holds, runs } from '../helpers/property.js';
 import { DOOR_RUNS, runDoor, samples, type DoorName } from '../helpers/property-doors.js';
 import { build, inputSpec, TEXT_CASES } from '../helpers/generators.js';
-import { tempHome } from '../helpers/omni.js';
 
 t.teardown(closeStores);
 
@@ -30,12 +29,12 @@ for (const door of ['pipe', 'hook', 'pipe-stream', 'exec'] as DoorName[]) {
         if (p.status !== 0 || !p.stdout.equals(r.retrieve(m.handle)!)) return `omni retrieve ${m.handle} exited ${p.status} with ${p.stdout.length} B`;
       }
       return null;
-    }, { numRuns: runs(n, cost), timeLimitMs: cost === 'slow' ? 15_000 : 20_000 });
+    }, { numRuns: runs(n, cost), timeLimitMs: cost === 'slow' ? 8_000 : 10_000 });
   });
 }
 
 t.test('P6 handles (hook Read, the same file read twice)', async (t) => {
-  const home = tempHome();
+  const home = propHome();
   const retrieve = retrieverFor(home);
   const spec = fc.constantFrom(...TEXT_CASES).chain((own) => inputSpec({ text: true, own, maxBlocks: 3 }));
   await holds(t, 'P6 (hook Read)', fc.record({ spec, startLine: fc.constantFrom(1, 1, 50) }), async ({ spec, startLine }) => {

@@ -10,11 +10,10 @@
  */
 import t from 'tap';
 import fc from 'fast-check';
-import { closeStores, hookBash, hookRead, hookText, HOLD_NEVER, pipeStream, retrieverFor, type Reader } from '../helpers/doors.js';
+import { closeStores, hookBash, hookRead, hookText, HOLD_NEVER, pipeStream, retrieverFor, type Reader, propHome } from '../helpers/doors.js';
 import { checkLedger, shownKeys } from '../helpers/markers.js';
 import { holds, runs } from '../helpers/property.js';
 import { build, commandOf, inputSpec, TEXT_CASES, type InputSpec } from '../helpers/generators.js';
-import { tempHome } from '../helpers/omni.js';
 
 t.teardown(closeStores);
 
@@ -44,7 +43,7 @@ const stats = { runs: 0, folded: 0 };
 async function ledgerTruth(s: Sequence): Promise<string | null> {
   stats.runs++;
   seqNo++;
-  const home = tempHome();
+  const home = propHome();
   const retrieve = retrieverFor(home);
   // The pipe door takes its project scope from the process's cwd: every reader shares it.
   const readers: Reader[] = [0, 1].map((i) => ({ sessionId: `77777777-0000-4000-8000-${String(seqNo * 2 + i).padStart(12, '0')}`, cwd: process.cwd() }));
@@ -81,7 +80,7 @@ t.test('P7 ledger truth', async (t) => {
   const defect2: Sequence = { own: TEXT_CASES[0], steps: [{ reader: 0, door: 'bash', body: { k: 'seq', from: 1, to: 100000 } }, { reader: 0, door: 'bash', body: { k: 'seq', from: 1, to: 5000 } }] };
   const why = await ledgerTruth(defect2);
   t.notOk(why, `seq 1 100000 (persisted, no reply) then seq 1 5000: nothing the model never saw is called "already shown"${why ? `: ${why}` : ''}`);
-  await holds(t, 'P7 (inline outputs: hook Bash, hook Read, pipe; two readers of one project)', sequence(false), ledgerTruth, { numRuns: runs(20), timeLimitMs: 20_000 });
-  await holds(t, 'P7 (with outputs the host persists)', sequence(true), ledgerTruth, { numRuns: runs(15), timeLimitMs: 20_000 });
+  await holds(t, 'P7 (inline outputs: hook Bash, hook Read, pipe; two readers of one project)', sequence(false), ledgerTruth, { numRuns: runs(20), timeLimitMs: 10_000 });
+  await holds(t, 'P7 (with outputs the host persists)', sequence(true), ledgerTruth, { numRuns: runs(15), timeLimitMs: 10_000 });
   t.ok(stats.folded > 0, `the ledger folded in ${stats.folded} deliveries over ${stats.runs} sequences`);
 });
