@@ -30,7 +30,7 @@ import type { Retrieve } from './markers.js';
 export const REPLAY = join(ROOT, 'test', 'fixtures', 'replay', 'replay.sh');
 
 /** Hold windows for the streaming doors: never crossed, and crossed by any pause over ~60 ms. */
-export const HOLD_NEVER = { OMNI_HOLD_MS: '600000', OMNI_HOLD_IDLE_MS: '600000' };
+export const HOLD_NEVER = { OMNI_HOLD_MS: '600000', OMNI_HOLD_IDLE_MS: '600000', OMNI_HOLD_BYTES: String(64 << 20) };
 export const HOLD_SHORT = { OMNI_HOLD_MS: '60', OMNI_HOLD_IDLE_MS: '60' };
 /** A pause that crosses HOLD_SHORT (seconds, for the replay script; ms for pipe-stream). */
 export const CROSSING_PAUSE_S = 0.15;

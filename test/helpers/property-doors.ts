@@ -37,8 +37,18 @@ const homes = new Map<DoorName, string>();
 const homeOf = (d: DoorName) => { let h = homes.get(d); if (!h) { h = propHome(); homes.set(d, h); } return h; };
 const resultsDir = scratch('omni-tool-results-');
 
+/** Per door: runs made, and outputs that differ from their input (how much the property had to check). */
+export const doorStats: Record<DoorName, { runs: number; changed: number }> = { pipe: { runs: 0, changed: 0 }, 'pipe-stream': { runs: 0, changed: 0 }, exec: { runs: 0, changed: 0 }, hook: { runs: 0, changed: 0 } };
+
 /** `hold`: the streaming doors' hold window (default: short, so a pause crosses it). */
 export async function runDoor(door: DoorName, s: Sample, opts: { hold?: Record<string, string>; sessionId?: string } = {}): Promise<DoorRun> {
+  const r = await drive(door, s, opts);
+  doorStats[door].runs++;
+  if (!r.output.equals(r.input)) doorStats[door].changed++;
+  return r;
+}
+
+async function drive(door: DoorName, s: Sample, opts: { hold?: Record<string, string>; sessionId?: string }): Promise<DoorRun> {
   const hold = opts.hold ?? HOLD_SHORT;
   const home = homeOf(door);
   const retrieve = retrieverFor(home);
