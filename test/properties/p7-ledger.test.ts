@@ -80,7 +80,15 @@ t.test('P7 ledger truth', async (t) => {
   const defect2: Sequence = { own: TEXT_CASES[0], steps: [{ reader: 0, door: 'bash', body: { k: 'seq', from: 1, to: 100000 } }, { reader: 0, door: 'bash', body: { k: 'seq', from: 1, to: 5000 } }] };
   const why = await ledgerTruth(defect2);
   t.notOk(why, `seq 1 100000 (persisted, no reply) then seq 1 5000: nothing the model never saw is called "already shown"${why ? `: ${why}` : ''}`);
-  await holds(t, 'P7 (inline outputs: hook Bash, hook Read, pipe; two readers of one project)', sequence(false), ledgerTruth, { numRuns: runs(20), timeLimitMs: 10_000 });
+  // Found by a deeper run (OMNI_PROPERTY_RUNS=200) and kept as a fixed example: git log shown in
+  // its one-line form (the commit lines condensed), then the same log again.
+  const condensed: Sequence = { own: '701-git-log', steps: [
+    { reader: 0, door: 'bash', body: { k: 'spec', spec: { blocks: [{ k: 'slice', c: '701-git-log', from: 28, n: 72 }, { k: 'slice', c: '001-jest-pass', from: 0, n: 1 }], eol: false }, times: 1 } },
+    { reader: 0, door: 'bash', body: { k: 'spec', spec: { blocks: [{ k: 'slice', c: '701-git-log', from: 0, n: 89 }], eol: false }, times: 1 } },
+  ] };
+  const why2 = await ledgerTruth(condensed);
+  t.notOk(why2, `git log in its one-line form, then again: the full commit lines it never showed are not "already shown"${why2 ? `: ${why2}` : ''}`);
+  await holds(t, 'P7 (inline outputs: hook Bash, hook Read, pipe; two readers of one project)', sequence(false), ledgerTruth, { numRuns: runs(40), timeLimitMs: 10_000 });
   await holds(t, 'P7 (with outputs the host persists)', sequence(true), ledgerTruth, { numRuns: runs(15), timeLimitMs: 10_000 });
   t.ok(stats.folded > 0, `the ledger folded in ${stats.folded} deliveries over ${stats.runs} sequences`);
 });
