@@ -35,6 +35,24 @@ export const HOLD_SHORT = { OMNI_HOLD_MS: '60', OMNI_HOLD_IDLE_MS: '60' };
 /** A pause that crosses HOLD_SHORT (seconds, for the replay script; ms for pipe-stream). */
 export const CROSSING_PAUSE_S = 0.15;
 
+/** The in-process doors read some settings from process.env: this test process drops the caller's too. */
+function hermetic(): void {
+  for (const k of Object.keys(process.env)) if (k.startsWith('OMNI_') && !k.startsWith('OMNI_PROPERTY_') && k !== 'OMNI_HOME') delete process.env[k];
+}
+hermetic();
+
+/**
+ * The environment every door gets: this process's, without any OMNI_* setting the caller's
+ * shell may carry (a session id would hold streaming doors to the end, OMNI_PASSTHROUGH=1 would
+ * pass everything through): only what a test sets reaches omni.
+ */
+export function baseEnv(): NodeJS.ProcessEnv {
+  hermetic();
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('OMNI_')) env[k] = v;
+  return env;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Stores: one open connection per home for retrieval; closeStores() closes them and removes
 // every temp dir these helpers made (homes, shims, the exec cwd, persisted outputs).
@@ -86,7 +104,7 @@ export function copyHome(from: string): string {
 
 /** `omni retrieve <handle>` as a user runs it. */
 export function retrieveProcess(home: string, handle: string): { status: number | null; stdout: Buffer } {
-  const r = spawnSync(process.execPath, [OMNI, 'retrieve', handle], { env: { ...process.env, OMNI_HOME: home }, maxBuffer: 1 << 30 });
+  const r = spawnSync(process.execPath, [OMNI, 'retrieve', handle], { env: { ...baseEnv(), OMNI_HOME: home }, maxBuffer: 1 << 30 });
   return { status: r.status, stdout: r.stdout };
 }
 
@@ -122,13 +140,13 @@ export async function pipeStream(chunks: Array<{ bytes: Buffer; pauseMs: number 
   const out = new Collector();
   // The door opens its store from OMNI_HOME when it first archives: left set, like execInProcess.
   process.env.OMNI_HOME = opts.home;
-  await runPipe({ command: opts.command, stdin, stdout: out, env: { ...process.env, ...opts.env, OMNI_HOME: opts.home }, sessionId: opts.sessionId });
+  await runPipe({ command: opts.command, stdin, stdout: out, env: { ...baseEnv(), ...opts.env, OMNI_HOME: opts.home }, sessionId: opts.sessionId });
   return out.bytes;
 }
 
 export function pipeProcess(input: Buffer, opts: { command?: string; home: string }): Buffer {
   const args = [OMNI, 'pipe', ...(opts.command ? ['--command', opts.command] : [])];
-  const r = spawnSync(process.execPath, args, { input, env: { ...process.env, OMNI_HOME: opts.home }, maxBuffer: 1 << 30, timeout: 60_000 });
+  const r = spawnSync(process.execPath, args, { input, env: { ...baseEnv(), OMNI_HOME: opts.home }, maxBuffer: 1 << 30, timeout: 60_000 });
   if (r.status !== 0) throw new Error(`omni pipe exited ${r.status}: ${r.stderr}`);
   return r.stdout;
 }
@@ -186,7 +204,7 @@ function replayDir(r: Replay): string {
 
 function execEnv(r: Replay, dir: string, home: string, hold: Record<string, string>): NodeJS.ProcessEnv {
   const path = `${shims([r.command])}:${process.env.PATH}`;
-  return { ...process.env, ...hold, PATH: path, OMNI_REPLAY_DIR: dir, OMNI_HOME: home, NO_COLOR: undefined };
+  return { ...baseEnv(), ...hold, PATH: path, OMNI_REPLAY_DIR: dir, OMNI_HOME: home };
 }
 
 export interface ExecResult { output: Buffer; exitCode: number; raw: Buffer }
@@ -303,7 +321,7 @@ export async function hookBash(text: string, opts: { command: string; home: stri
   } else {
     p.tool_response = { ...p.tool_response, stdout: text, stderr: '' };
   }
-  const reply = await runHook('post-hook', Buffer.from(JSON.stringify(p)), { ...process.env, OMNI_HOME: opts.home });
+  const reply = await runHook('post-hook', Buffer.from(JSON.stringify(p)), { ...baseEnv(), OMNI_HOME: opts.home });
   const input = Buffer.from(text);
   if (!reply) return { input, replied: null, output: input, seen: persisted ? hostPreview(text) : text };
   const stdout: string = JSON.parse(reply).hookSpecificOutput.updatedToolOutput.stdout;
@@ -321,7 +339,7 @@ export async function hookRead(content: string, opts: { path: string; home: stri
   p.tool_use_id = useId();
   p.tool_input = { file_path: opts.path };
   p.tool_response = { type: 'text', file: { filePath: opts.path, content, numLines: n, startLine, totalLines: startLine - 1 + n } };
-  const reply = await runHook('post-hook', Buffer.from(JSON.stringify(p)), { ...process.env, OMNI_HOME: opts.home });
+  const reply = await runHook('post-hook', Buffer.from(JSON.stringify(p)), { ...baseEnv(), OMNI_HOME: opts.home });
   const input = Buffer.from(content);
   if (!reply) return { input, replied: null, output: input, seen: content, startLine };
   const f = JSON.parse(reply).hookSpecificOutput.updatedToolOutput.file;
