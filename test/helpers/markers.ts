@@ -189,7 +189,9 @@ export function checkNothingLost(input: Buffer, output: Buffer, retrieve: Retrie
   if (strict.unknown.length) return `marker handle(s) ${strict.unknown.join(', ')} retrieve nothing, so their bytes are lost`;
   if (!strict.wholeHandle) {
     const at = firstDiff(input, strict.bytes);
-    return `expanding the markers in place does not give back the input and no handle retrieves the whole input: first difference at byte ${at} of ${input.length}: input ${snippet(input, at)} vs expanded ${snippet(strict.bytes, at)}`;
+    // Say which fold is out of place when one is: that is what a fixer needs first.
+    const fold = alignFolds(input, output, retrieve);
+    return `expanding the markers in place does not give back the input and no handle retrieves the whole input${fold ? ` (${fold})` : ''}: first difference at byte ${at} of ${input.length}: input ${snippet(input, at)} vs expanded ${snippet(strict.bytes, at)}`;
   }
   return alignFolds(input, output, retrieve);
 }
