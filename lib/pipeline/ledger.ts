@@ -137,7 +137,9 @@ export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | nul
   function deliver(line: Line): void {
     out.push(line);
     emittedAny = true;
-    if (!shown || line.tier === 'failure' || line.tier === 'signal') return;
+    // A line shown in another form (condensed, renumbered, masked) was not shown as it is:
+    // recording its raw text would let a later run fold it as "already shown".
+    if (!shown || line.tier === 'failure' || line.tier === 'signal' || line.out !== undefined) return;
     const t = (line.plain ?? line.text).trim();
     if (t.length === 0) return;
     lineHash(t, h);
@@ -180,6 +182,8 @@ export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | nul
     // signal lines (verdicts, summaries): on the corpus replay, folding them hid re-runs'
     // "Tests 500 passed" lines. Both end a run.
     if (line.tier === 'failure' || line.tier === 'signal') return null;
+    // Nor is a line this run shows in another form: the reader gets that form, not a fold.
+    if (line.out !== undefined) return null;
     const t = (line.plain ?? line.text).trim();
     if (t.length === 0) return 'blank';
     lineHash(t, h);
