@@ -92,10 +92,14 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
   const st: StreamTally = { colourLines: 0, condensedLines: 0, redraws: 0, blankLines: 0, secretLines: 0, markers: 0 };
   let receiptOwed = false;
 
+  // Whether the output so far ends a line: a closing receipt after a last line with no
+  // newline starts a line of its own instead of being glued onto (and cutting) that line.
+  let endsLine = true;
   const out = (t: Transform, s: string | Buffer) => {
     if (!s.length) return;
     const b = typeof s === 'string' ? Buffer.from(s) : s;
     report.outBytes += b.length;
+    endsLine = b[b.length - 1] === 0x0a;
     report.rawCovered = rawEmitted;
     hooks.coverage?.note(report.outBytes, rawEmitted);
     t.push(b);
@@ -303,11 +307,12 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
           const raw = spool.all();
           const capped = spool.truncated ? ` (first ${raw.length} bytes)` : '';
           const bank = rawEmitted - report.outBytes;
-          if (receiptOwed || (failed && receiptBytes(st, false, ctx.exitCode, capped) <= bank)) {
+          const sep = endsLine ? '' : '\n';
+          if (receiptOwed || (failed && receiptBytes(st, false, ctx.exitCode, capped, sep) <= bank)) {
             const handle = archive(raw);
             if (handle) {
               report.rawHandle = handle;
-              out(t, streamReceipt(st, receiptOwed, failed ? ctx.exitCode : null, handle, capped));
+              out(t, streamReceipt(st, receiptOwed, failed ? ctx.exitCode : null, handle, capped, sep));
             }
           }
           return cb();
@@ -375,7 +380,7 @@ function countLines(s: string): number {
  * names the whole raw output (P1). Otherwise only a failing exit asks for one, and only
  * when something was folded.
  */
-function streamReceipt(st: StreamTally, inPlace: boolean, exitCode: number | null | undefined, handle: string, capped: string): string {
+function streamReceipt(st: StreamTally, inPlace: boolean, exitCode: number | null | undefined, handle: string, capped: string, sep = ''): string {
   const what: string[] = [];
   if (st.colourLines) what.push(`colour codes on ${st.colourLines} lines`);
   if (st.redraws) what.push(`${st.redraws} progress redraws`);
@@ -389,18 +394,18 @@ function streamReceipt(st: StreamTally, inPlace: boolean, exitCode: number | nul
     if (!parts.length) parts.push('output condensed');
   }
   const scope = inPlace ? `whole output${capped}` : `full output${capped}`;
-  return formatMarker(`${parts.join('; ')}; ${scope}`, handle) + '\n';
+  return sep + formatMarker(`${parts.join('; ')}; ${scope}`, handle) + '\n';
 }
 
-function receiptBytes(st: StreamTally, inPlace: boolean, exitCode: number | null | undefined, capped: string): number {
-  return Buffer.byteLength(streamReceipt(st, inPlace, exitCode, HANDLE_PLACEHOLDER, capped));
+function receiptBytes(st: StreamTally, inPlace: boolean, exitCode: number | null | undefined, capped: string, sep = ''): number {
+  return Buffer.byteLength(streamReceipt(st, inPlace, exitCode, HANDLE_PLACEHOLDER, capped, sep));
 }
 
 /** The most a closing receipt can cost: every count at ten digits, a failing exit, a cap. */
 export const RECEIPT_RESERVE_BYTES = (() => {
   const n = 9_999_999_999;
   const all: StreamTally = { colourLines: n, condensedLines: n, redraws: n, blankLines: n, secretLines: n, markers: n };
-  return receiptBytes(all, true, n, ` (first ${n} bytes)`);
+  return receiptBytes(all, true, n, ` (first ${n} bytes)`, '\n');
 })();
 
 function safe<T>(fn: () => T, fallback: T): T {
