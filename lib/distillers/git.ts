@@ -271,7 +271,12 @@ function diffHandler(show: boolean): LineHandler {
       // One marker at the end for lines from every file is honest only beside a rewritten
       // form (its receipt names the whole raw output). With no header renumbered (`-U0`,
       // new files only) the scattered index lines go back where they were.
-      hider.flush(out, () => [hiddenCtx ? plural(hiddenCtx, 'unchanged context line') : '', hiddenIndex ? plural(hiddenIndex, 'index line') : ''].filter(Boolean).join(' and ') + ' hidden', rewritten ? undefined : Infinity, final);
+      // The note says plainly that the patch was rewritten, so nobody mistakes the hunks shown
+      // for git's own.
+      hider.flush(out, () => {
+        const what = [hiddenCtx ? `${hiddenCtx} context` : '', hiddenIndex ? `${hiddenIndex} index` : ''].filter(Boolean).join(' + ');
+        return `${what} line${hiddenCtx + hiddenIndex === 1 ? '' : 's'} hidden${rewritten ? '; hunks renumbered' : ''}`;
+      }, rewritten ? undefined : Infinity, final);
       if (hider.count < before || final) { hiddenCtx = 0; hiddenIndex = 0; }
     },
   };

@@ -142,8 +142,12 @@ export function shownAs(out: string, raw: string): boolean {
   return false;
 }
 
-/** Notes of the rewritten forms P1 allows (git log's one line per commit): their receipt may hide lines from several places. */
-const REWRITE_NOTE = /shown one per line/;
+/**
+ * Notes of the rewritten forms P1 allows (git log's one line per commit, a diff shortened to a
+ * valid patch with renumbered hunk headers): their receipt may hide lines from several places,
+ * because the output also names a handle to the whole raw input.
+ */
+const REWRITE_NOTE = /shown one per line|; hunks renumbered/;
 
 export interface Expanded {
   /** The output with every marker that retrieves replaced by its bytes. */
