@@ -63,8 +63,10 @@ export class RunFolder {
 
   push(l: Line, out: Item[]): void {
     const plain = l.plain ?? l.text;
-    // Squeeze blank lines: one survives a run of them.
-    if (plain.trim() === '' && l.tier !== 'failure') {
+    // Squeeze blank lines: one survives a run of them. Blank as typed, not blank once its
+    // escape codes are gone: a reporter's erase-line sequences redraw the screen, and
+    // dropping them would lose bytes no receipt stands for while streaming.
+    if (l.text.trim() === '' && l.tier !== 'failure') {
       if (this.lastBlank) {
         this.run.droppedLines++;
         this.run.droppedBytes += lineByteLength(l);
