@@ -153,6 +153,8 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
     return s;
   };
 
+  /** Raw offset up to which a reordered batch went out as its raw bytes. */
+  let rawCut = 0;
   /** Streaming: render one batch under the budget described above. */
   const renderStream = (items: Item[]): string => {
     const handles = archiveMarkers(items);
@@ -162,14 +164,19 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
     let asIs = '';
     let shortBytes = 0;
     let differs = false;
+    const from = rawEmitted;
     let at = rawEmitted;
+    // A rewritten form (git log's one line per commit) puts items out of raw order; its
+    // receipt names the whole raw output. Without the budget for that receipt the batch's
+    // raw bytes go out instead, since `asIs` would keep the new order.
+    let inOrder = true;
     const b: StreamTally = { colourLines: 0, condensedLines: 0, redraws: 0, blankLines: 0, secretLines: 0, markers: 0 };
     const gapBefore = (start: number) => {
       if (start <= at) return;
       const text = spool.slice(at, start).toString('utf8');
       // Only squeezed blank lines leave a gap. Anything else (an item out of raw order) is
       // not this stage's to judge: its bytes are covered where they stand.
-      if (text.trim() !== '') return;
+      if (text.trim() !== '') { inOrder = false; return; }
       differs = true;
       b.blankLines += countLines(text);
       asIs += text;
@@ -178,7 +185,9 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
     for (const it of items) {
       if (it.kind === 'line') {
         const rawLen = lineByteLength(it);
+        if (it.end <= rawCut) continue; // already out as raw bytes (see below)
         if (it.end - rawLen > at) gapBefore(it.end - rawLen);
+        else if (it.end - rawLen < at) inOrder = false;
         if (it.end > at) at = it.end;
         if (it.raw === undefined && it.out === undefined && (it.plain === undefined || it.plain === it.text)) {
           const x = it.text + it.eol;
@@ -201,7 +210,9 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
       const handle = handles[k++];
       const first = it.hidden[0];
       const last = it.hidden[it.hidden.length - 1];
+      if (last && last.end <= rawCut) continue; // already out as raw bytes
       if (first && first.end - lineByteLength(first) > at) gapBefore(first.end - lineByteLength(first));
+      else if (first && first.end - lineByteLength(first) < at) inOrder = false;
       if (last && last.end > at) at = last.end;
       const hidden = it.hidden.map(lineBytes).join('');
       const marker = handle ? formatMarker(it.note, handle) + (last?.eol || '\n') : '';
@@ -218,7 +229,12 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
     // The batch changes lines in place only when the bank, with what this batch saves, still
     // holds the receipt's reserve afterwards; otherwise those lines go out as they came.
     // Without an archive no receipt can be written, so nothing changes in place.
-    if (!differs || !ctx.archive || rawEmitted - report.outBytes - shortBytes < RECEIPT_RESERVE_BYTES) return asIs;
+    if (!differs || !ctx.archive || rawEmitted - report.outBytes - shortBytes < RECEIPT_RESERVE_BYTES) {
+      if (inOrder) return asIs;
+      // Later batches skip what this covers (a hider may still owe a marker for these lines).
+      rawCut = at;
+      return spool.slice(from, at).toString('utf8');
+    }
     receiptOwed = true;
     st.colourLines += b.colourLines;
     st.condensedLines += b.condensedLines;
