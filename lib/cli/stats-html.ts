@@ -37,9 +37,8 @@ export function escapeHtml(s: string): string {
 }
 
 /**
- * Trace bytes -> what the page shows: UTF-8 text with control characters as their visible
- * Control Pictures (an ESC of a colour code reads ␛[31m), cut at a line end past
- * TRACE_SHOW_BYTES. NUL bytes mean binary: the page names the handle instead.
+ * Trace bytes -> what the page shows: UTF-8 text cut at a line end past TRACE_SHOW_BYTES.
+ * NUL bytes mean binary: the page names the handle instead.
  */
 export function traceOf(handle: string | null, data: Buffer | null, cap = TRACE_SHOW_BYTES): Trace {
   if (!handle) return { kind: 'none' };
@@ -51,8 +50,18 @@ export function traceOf(handle: string | null, data: Buffer | null, cap = TRACE_
     shown = data.subarray(0, nl >= 0 ? nl + 1 : cap);
   }
   // A cut inside a multi-byte character decodes to U+FFFD, never to a wrong character.
-  const text = shown.toString('utf8').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, (c) => String.fromCharCode(c === '\x7f' ? 0x2421 : 0x2400 + c.charCodeAt(0)));
+  const text = shown.toString('utf8');
   return { kind: 'text', handle, text, bytes: data.length, shownBytes: shown.length };
+}
+
+/**
+ * Escaped text for a <pre>, with control characters in caret notation (ESC reads ^[, CR ^M,
+ * as `cat -v` shows them) marked by a class, so a colour code or a progress redraw is
+ * visible in any font and never mistaken for the text itself.
+ */
+export function preText(text: string): string {
+  return escapeHtml(text).replace(/[\x00-\x08\x0b-\x1f\x7f]+/g, (run) =>
+    `<span class="ctl">${[...run].map((c) => (c === '\x7f' ? '^?' : '^' + String.fromCharCode(c.charCodeAt(0) + 64))).join('')}</span>`);
 }
 
 const ROW = 24;
@@ -123,7 +132,7 @@ function traceSection(run: RunRecord, side: 'raw' | 'delivered', t: Trace): stri
   switch (t.kind) {
     case 'text': {
       const cut = t.shownBytes < t.bytes ? ` The first ${formatBytes(t.shownBytes)} are shown; the whole text: <code>omni retrieve ${escapeHtml(t.handle)}</code>.` : '';
-      return `<section class="trace" id="${traceId(run, side)}"><h3>${head}: ${formatBytes(t.bytes)} <code>omni retrieve ${escapeHtml(t.handle)}</code></h3>${cut ? `<p class="cut">${cut}</p>` : ''}<pre>${escapeHtml(t.text)}</pre><p><a href="#top">back to the list</a></p></section>`;
+      return `<section class="trace" id="${traceId(run, side)}"><h3>${head}: ${formatBytes(t.bytes)} <code>omni retrieve ${escapeHtml(t.handle)}</code></h3>${cut ? `<p class="cut">${cut}</p>` : ''}<pre>${preText(t.text)}</pre><p><a href="#top">back to the list</a></p></section>`;
     }
     case 'binary':
       return `<section class="trace" id="${traceId(run, side)}"><h3>${head}: ${formatBytes(t.bytes)}</h3><p>Binary bytes, not shown. The exact bytes: <code>omni retrieve ${escapeHtml(t.handle)}</code>.</p><p><a href="#top">back to the list</a></p></section>`;
@@ -149,7 +158,7 @@ td.neg,b.neg{color:#b3261e}td.cmd{text-align:left;white-space:normal;word-break:
 .gone{color:#8a4b00}
 .trace{border-top:1px solid #e3e6ea;margin-top:12px}.trace:target{background:#fff8e1}
 pre{background:#f6f8fa;border:1px solid #e3e6ea;padding:8px;max-height:32em;overflow:auto;white-space:pre;font:12px/1.4 ui-monospace,Menlo,Consolas,monospace}
-.cut{color:#8a4b00}
+.cut{color:#8a4b00}.ctl{color:#8250df;background:#f0e8ff}
 `;
 
 export function renderHtml(d: ReportData): string {

@@ -6,7 +6,7 @@
  */
 import t from 'tap';
 import { renderBars, chartStyle, localeIsUtf8, barLayout, dayRange, dayLabel, formatBytes, type ChartStyle } from '../../lib/cli/stats-chart.js';
-import { svgBars, escapeHtml, traceOf, renderHtml } from '../../lib/cli/stats-html.js';
+import { svgBars, escapeHtml, traceOf, renderHtml, preText } from '../../lib/cli/stats-html.js';
 import { dayBars } from '../../lib/cli/stats.js';
 
 const UNI: ChartStyle = { unicode: true, colour: false, columns: 80 };
@@ -124,7 +124,8 @@ t.test('escaping and traces', async (t) => {
   t.same(traceOf('00112233445566aa', null), { kind: 'pruned', handle: '00112233445566aa' });
   t.same(traceOf('00112233445566aa', Buffer.from('a\0b')), { kind: 'binary', handle: '00112233445566aa', bytes: 3 });
   const colour = traceOf('00112233445566aa', Buffer.from('\x1b[31mFAIL\x1b[0m\r\n\tok\x7f\n'));
-  t.match(colour, { kind: 'text', text: '␛[31mFAIL␛[0m␍\n\tok␡\n', bytes: 20, shownBytes: 20 });
+  t.match(colour, { kind: 'text', text: '\x1b[31mFAIL\x1b[0m\r\n\tok\x7f\n', bytes: 20, shownBytes: 20 });
+  t.equal(preText('\x1b[31m<b>\x1b[0m\r\n\tok\x7f\n'), '<span class="ctl">^[</span>[31m&lt;b&gt;<span class="ctl">^[</span>[0m<span class="ctl">^M</span>\n\tok<span class="ctl">^?</span>\n', 'control characters in caret notation, marked');
   const long = Buffer.from('0123456789\n'.repeat(10));
   const cut = traceOf('00112233445566aa', long, 50);
   t.match(cut, { kind: 'text', text: '0123456789\n'.repeat(4), bytes: 110, shownBytes: 44 }, 'cut at the last line end before the cap');
