@@ -121,7 +121,12 @@ export async function run(argv: string[], io: Io, env: NodeJS.ProcessEnv = proce
       const page = renderHtml(report(store, s, since, from, now));
       if (html === '-') io.stdout.write(page);
       else {
-        writeFileSync(html, page);
+        try {
+          writeFileSync(html, page);
+        } catch (err) {
+          io.stderr.write(`omni stats: cannot write ${html}: ${(err as Error).message}\n`);
+          return 1;
+        }
         io.stdout.write(`omni stats: wrote ${html} (${formatBytes(Buffer.byteLength(page))}, ${runs(s.total.runs)})\n`);
       }
       return 0;

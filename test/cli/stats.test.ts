@@ -108,4 +108,7 @@ t.test('--html writes one page; a missing file name is a usage error', async (t)
   t.equal(bad.status, 2);
   t.match(bad.stderr.toString(), /--html takes a file name/);
   t.equal(omni(['stats', '--bogus'], { env: { OMNI_HOME: h } }).status, 2);
+  const unwritable = omni(['stats', '--html', join(h, 'no-such-dir', 'r.html')], { env: { OMNI_HOME: h } });
+  t.equal(unwritable.status, 1);
+  t.match(unwritable.stderr.toString(), /^omni stats: cannot write .*no-such-dir.*ENOENT/);
 });
