@@ -12,6 +12,8 @@ import { omni, tempHome, OMNI } from '../helpers/omni.js';
 import { needs } from '../helpers/needs.js';
 import { openStore } from '../../lib/store/open.js';
 import { recordRun } from '../../lib/store/stats.js';
+import { run as stats } from '../../lib/cli/stats.js';
+import { Writable } from 'node:stream';
 
 const DAY = 86400e3;
 
@@ -111,4 +113,25 @@ t.test('--html writes one page; a missing file name is a usage error', async (t)
   const unwritable = omni(['stats', '--html', join(h, 'no-such-dir', 'r.html')], { env: { OMNI_HOME: h } });
   t.equal(unwritable.status, 1);
   t.match(unwritable.stderr.toString(), /^omni stats: cannot write .*no-such-dir.*ENOENT/);
+});
+
+t.test('in process: a terminal of 70 columns gets coloured bars that fit; --html - is the page', async (t) => {
+  const h = home();
+  const prev = process.env.OMNI_HOME;
+  process.env.OMNI_HOME = h;
+  t.teardown(() => { if (prev === undefined) delete process.env.OMNI_HOME; else process.env.OMNI_HOME = prev; });
+  const call = async (argv: string[], env: NodeJS.ProcessEnv, tty: boolean) => {
+    const chunks: Buffer[] = [];
+    const out = Object.assign(new Writable({ write(c, _e, cb) { chunks.push(Buffer.from(c)); cb(); } }), { isTTY: tty, columns: 70 });
+    const code = await stats(argv, { stdout: out, stderr: out }, env);
+    return { code, text: Buffer.concat(chunks).toString() };
+  };
+  const tty = await call([], { LANG: 'C.UTF-8' }, true);
+  t.equal(tty.code, 0);
+  t.match(tty.text, /\x1b\[32m█/);
+  for (const line of tty.text.replace(/\x1b\[[0-9;]*m/g, '').split('\n')) if (/^  \S/.test(line)) t.ok(line.length <= 70, `fits 70 columns: ${line}`);
+  t.notMatch((await call([], { LANG: 'C.UTF-8', NO_COLOR: '1' }, true)).text, /\x1b/);
+  t.match((await call([], { LANG: 'C.UTF-8' }, false)).text, /\nfamily +runs/, 'not a terminal: the table');
+  const page = await call(['--html', '-', '--since', '2w'], {}, false);
+  t.match(page.text, /^<!DOCTYPE html>[^]*<svg class="chart"[^]*<\/html>\n$/);
 });
