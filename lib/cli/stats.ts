@@ -1,13 +1,28 @@
 /**
- * `omni stats [--since 7d] [--json]`: bytes in, bytes delivered and savings per command
- * family and per door. A saving counts only where the reader received less (an accepted
- * hook reply, exec/pipe output); a pass-through counts as zero.
+ * `omni stats [--since 7d] [--json] [--bars] [--html FILE]`: bytes in, bytes delivered and
+ * savings per command family and per door. A saving counts only where the reader received
+ * the distilled bytes (an accepted hook reply, exec/pipe output); a pass-through counts as
+ * zero, a delivery larger than its input as a negative saving.
+ *
+ * On a terminal (or with --bars) it draws the savings per day and per family as bars;
+ * otherwise it prints the plain tables scripts read. --html writes the same charts as one
+ * self-contained page.
  */
+import { writeFileSync } from 'node:fs';
 import type { Io } from './main.js';
 import { cliStore } from './cli-store.js';
-import { statsSummary, type Totals } from '../store/stats.js';
+import { statsSummary, statsByDay, topRuns, type Totals, type StatsSummary } from '../store/stats.js';
+import type { Store } from '../store/open.js';
+import { getBlob } from '../store/archive.js';
+import { chartStyle, renderBars, dayRange, dayLabel, formatBytes, type Bar, type ChartStyle } from './stats-chart.js';
+import { renderHtml, traceOf, type ReportData } from './stats-html.js';
 
+export { formatBytes };
 export const DEFAULT_SINCE = '7d';
+/** Distillations the HTML page lists with their traces. */
+export const TOP_RUNS = 20;
+
+const USAGE = 'usage: omni stats [--since 7d] [--json] [--bars] [--html FILE]\n';
 
 /** '7d', '24h', '30m', '2w' or 'all' -> a duration in ms (Infinity for all); null if invalid. */
 export function parseSince(s: string): number | null {
@@ -16,13 +31,6 @@ export function parseSince(s: string): number | null {
   if (!m) return null;
   const unit = { m: 60e3, h: 3600e3, d: 86400e3, w: 7 * 86400e3 }[m[2] as 'm' | 'h' | 'd' | 'w'];
   return Number(m[1]) * unit;
-}
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
-  if (n < 1024 ** 3) return `${(n / 1024 / 1024).toFixed(1)} MiB`;
-  return `${(n / 1024 ** 3).toFixed(2)} GiB`;
 }
 
 function pct(t: Totals): string {
@@ -37,18 +45,66 @@ function table(title: string, rows: Array<Totals & { name: string }>): string {
   return all.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(w[i]) : c.padStart(w[i]))).join('  ')).join('\n') + '\n';
 }
 
-export async function run(argv: string[], io: Io): Promise<number> {
+const runs = (n: number) => `${n} run${n === 1 ? '' : 's'}`;
+
+/** One bar per local day from the window's first day to today; a day without runs is 0. */
+export function dayBars(byDay: Array<Totals & { day: string }>, from: number, now: number): Bar[] {
+  const have = new Map(byDay.map((d) => [d.day, d]));
+  // 'all': from the first day with a run (a date-time without Z is local time).
+  const start = from > 0 ? from : byDay.length ? new Date(byDay[0].day + 'T12:00:00').getTime() : now;
+  return dayRange(start, now).map((day) => {
+    const d = have.get(day);
+    return { label: dayLabel(day), value: d?.bytesSaved ?? 0, note: d ? `${runs(d.runs)}, ${pct(d)} of ${formatBytes(d.bytesIn)}` : '' };
+  });
+}
+
+export function familyBars(byFamily: StatsSummary['byFamily']): Bar[] {
+  return byFamily.map((f) => ({ label: f.family, value: f.bytesSaved, note: `${runs(f.runs)}, ${pct(f)} of ${formatBytes(f.bytesIn)}` }));
+}
+
+/** The terminal picture: per day, then per family. */
+export function renderCharts(byDay: Bar[], byFamily: Bar[], style: ChartStyle): string {
+  return renderBars('saved per day', byDay, style) + '\n' + renderBars('saved per family', byFamily, style);
+}
+
+function report(store: Store, s: StatsSummary, period: string, from: number, now: number): ReportData {
+  return {
+    period,
+    from,
+    now,
+    total: s.total,
+    byDay: dayBars(statsByDay(store, { since: from }), from, now),
+    byFamily: familyBars(s.byFamily),
+    byDoor: s.byDoor,
+    top: topRuns(store, { since: from, limit: TOP_RUNS }).map((run) => ({
+      run,
+      raw: traceOf(run.raw_handle, run.raw_handle ? getBlob(store, run.raw_handle) : null),
+      delivered: traceOf(run.delivered_handle, run.delivered_handle ? getBlob(store, run.delivered_handle) : null),
+    })),
+  };
+}
+
+export async function run(argv: string[], io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let since = DEFAULT_SINCE;
   let json = false;
+  let bars = false;
+  let html: string | null = null;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--json') json = true;
+    else if (a === '--bars') bars = true;
     else if (a === '--since') since = argv[++i] ?? '';
     else if (a.startsWith('--since=')) since = a.slice('--since='.length);
+    else if (a === '--html') html = argv[++i] ?? '';
+    else if (a.startsWith('--html=')) html = a.slice('--html='.length);
     else {
-      io.stderr.write(`omni stats: unknown argument '${a}'\nusage: omni stats [--since 7d] [--json]\n`);
+      io.stderr.write(`omni stats: unknown argument '${a}'\n${USAGE}`);
       return 2;
     }
+  }
+  if (html === '') {
+    io.stderr.write(`omni stats: --html takes a file name ('-' for stdout)\n${USAGE}`);
+    return 2;
   }
   const ms = parseSince(since);
   if (ms === null) {
@@ -58,8 +114,23 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const store = cliStore('stats', io);
   if (!store) return 1;
   try {
-    const from = ms === Infinity ? 0 : Date.now() - ms;
+    const now = Date.now();
+    const from = ms === Infinity ? 0 : now - ms;
     const s = statsSummary(store, { since: from });
+    if (html !== null) {
+      const page = renderHtml(report(store, s, since, from, now));
+      if (html === '-') io.stdout.write(page);
+      else {
+        try {
+          writeFileSync(html, page);
+        } catch (err) {
+          io.stderr.write(`omni stats: cannot write ${html}: ${(err as Error).message}\n`);
+          return 1;
+        }
+        io.stdout.write(`omni stats: wrote ${html} (${formatBytes(Buffer.byteLength(page))}, ${runs(s.total.runs)})\n`);
+      }
+      return 0;
+    }
     if (json) {
       io.stdout.write(JSON.stringify({ since: new Date(from).toISOString(), period: since, total: s.total, byFamily: s.byFamily, byDoor: s.byDoor }, null, 2) + '\n');
       return 0;
@@ -70,7 +141,11 @@ export async function run(argv: string[], io: Io): Promise<number> {
         `${t.runs} runs, ${t.applied} applied: ${formatBytes(t.bytesIn)} in, ${formatBytes(t.bytesDelivered)} delivered, ${formatBytes(t.bytesSaved)} saved (${pct(t)})\n`,
     );
     if (t.runs === 0) return 0;
-    io.stdout.write('\n' + table('family', s.byFamily.map((r) => ({ ...r, name: r.family }))));
+    const out = io.stdout as NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+    if (bars || out.isTTY) {
+      const style = chartStyle(env, out);
+      io.stdout.write('\n' + renderCharts(dayBars(statsByDay(store, { since: from }), from, now), familyBars(s.byFamily), style));
+    } else io.stdout.write('\n' + table('family', s.byFamily.map((r) => ({ ...r, name: r.family }))));
     io.stdout.write('\n' + table('door', s.byDoor.map((r) => ({ ...r, name: r.door }))));
     return 0;
   } finally {

@@ -39,9 +39,14 @@ export const SUBCOMMAND_USAGE: readonly SubcommandUsage[] = [
   },
   {
     name: 'stats',
-    synopsis: ['omni stats [--since 7d] [--json]'],
-    summary: 'bytes in and out, savings per command family and per door',
-    options: [['--since <duration>', '30m, 24h, 7d, 2w or all'], ['--json', 'machine-readable']],
+    synopsis: ['omni stats [--since 7d] [--json] [--bars] [--html FILE]'],
+    summary: 'bytes in and out, savings per command family and per door; bars per day and family on a terminal',
+    options: [
+      ['--since <duration>', '30m, 24h, 7d, 2w or all'],
+      ['--json', 'machine-readable'],
+      ['--bars', 'draw the bars off a terminal too (a terminal gets them by default)'],
+      ['--html <file>', "one self-contained page: the charts and the top distillations with their texts ('-': stdout)"],
+    ],
   },
   {
     name: 'diff',

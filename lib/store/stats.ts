@@ -1,7 +1,8 @@
 /**
  * One row per distillation (`runs`), and the sums `omni stats` prints. A saving counts only
- * where the reader received less: an applied hook reply or omni exec/pipe output. A
- * pass-through (applied = false) counts as zero.
+ * where the reader received the distilled bytes: an applied hook reply or omni exec/pipe
+ * output. A pass-through (applied = false) counts as zero. A delivery larger than its input
+ * counts as a negative saving, so `saved` is always `in - delivered`.
  */
 import type { Store } from './open.js';
 
@@ -41,6 +42,7 @@ export interface Totals {
   bytesIn: number;
   /** What readers received: bytes_out where applied, bytes_in otherwise. */
   bytesDelivered: number;
+  /** bytesIn - bytesDelivered: negative when applied deliveries grew. */
   bytesSaved: number;
 }
 
@@ -53,7 +55,7 @@ export interface StatsSummary {
 
 const SUMS = `count(*) AS runs, coalesce(sum(applied), 0) AS applied, coalesce(sum(bytes_in), 0) AS bytesIn,
   coalesce(sum(CASE WHEN applied THEN bytes_out ELSE bytes_in END), 0) AS bytesDelivered,
-  coalesce(sum(CASE WHEN applied AND bytes_in > bytes_out THEN bytes_in - bytes_out ELSE 0 END), 0) AS bytesSaved`;
+  coalesce(sum(CASE WHEN applied THEN bytes_in - bytes_out ELSE 0 END), 0) AS bytesSaved`;
 
 /** Totals since `since` (ms epoch), per family and per door, biggest saving first. */
 export function statsSummary(store: Store, a: { since: number }): StatsSummary {
@@ -61,6 +63,23 @@ export function statsSummary(store: Store, a: { since: number }): StatsSummary {
   const byFamily = store.stmt(`SELECT family, ${SUMS} FROM runs WHERE at >= ? GROUP BY family ORDER BY bytesSaved DESC, family`).all(a.since) as StatsSummary['byFamily'];
   const byDoor = store.stmt(`SELECT door, ${SUMS} FROM runs WHERE at >= ? GROUP BY door ORDER BY bytesSaved DESC, door`).all(a.since) as StatsSummary['byDoor'];
   return { since: a.since, total, byFamily, byDoor };
+}
+
+/**
+ * Sums per calendar day in the process's local time zone (TZ), oldest first; days without a
+ * run are absent (the chart fills them in).
+ */
+export function statsByDay(store: Store, a: { since: number }): Array<Totals & { day: string }> {
+  return store
+    .stmt(`SELECT date(at / 1000, 'unixepoch', 'localtime') AS day, ${SUMS} FROM runs WHERE at >= ? GROUP BY day ORDER BY day`)
+    .all(a.since) as Array<Totals & { day: string }>;
+}
+
+/** The applied runs that saved the most since `since`, biggest first (ties: newest first). */
+export function topRuns(store: Store, a: { since: number; limit: number }): RunRecord[] {
+  return store
+    .stmt('SELECT * FROM runs WHERE at >= ? AND applied ORDER BY bytes_in - bytes_out DESC, id DESC LIMIT ?')
+    .all(a.since, a.limit) as RunRecord[];
 }
 
 export interface RunRecord {
