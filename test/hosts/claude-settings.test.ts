@@ -35,6 +35,15 @@ t.test('install adds one handler per omni event with an absolute command and kee
   t.equal(hooks.PostToolUse[1].matcher, POST_TOOL_MATCHER);
 });
 
+t.test('an install made before MCP results were covered is upgraded to the one matcher, and uninstall takes it out', async (t) => {
+  const old = { hooks: { PostToolUse: [{ matcher: 'Bash|Read', hooks: [{ type: 'command', command: "env -u NODE_EXTRA_CA_CERTS '/usr/bin/node' '/opt/omni/dist/omni.cjs' --post-hook", timeout: 60 }] }] } };
+  const s = withOmniHooks(old as never, '/opt/omni/dist/omni.cjs', '/usr/bin/node');
+  const groups = (s.hooks as Record<string, { matcher?: string }[]>).PostToolUse;
+  t.same(groups.map((g) => g.matcher), [POST_TOOL_MATCHER], 'one PostToolUse group, with the new matcher');
+  t.same(withOmniHooks(s, '/opt/omni/dist/omni.cjs', '/usr/bin/node'), s, 'a second install changes nothing');
+  t.same(omniHandlersIn(withoutOmniHooks(s)), [], 'uninstall leaves no omni handler');
+});
+
 t.test('the PostToolUse matcher, read as the CLI reads it (an unanchored JavaScript regex), hits Bash, Read and MCP tools but omni\'s own', async (t) => {
   const re = new RegExp(POST_TOOL_MATCHER);
   for (const name of ['Bash', 'Read', 'mcp__standin__noisy_log', 'mcp__github__list_issues', 'mcp__plugin_x_y__get']) t.ok(re.test(name), name);
