@@ -277,7 +277,7 @@ function mutate(p: Record<string, unknown>, r: () => number, weird: unknown[]): 
 
 t.test('fuzzed payloads never crash the hook: every answer is nothing or one valid reply for its event', async (t) => {
   const { readdirSync } = await import('node:fs');
-  const { PostToolUseBashReply: BashR, PostToolUseReadReply: ReadR, PreToolUseReply: PreR, AdditionalContextReply: CtxR } = await import('../lib/hosts/claude-schemas.js');
+  const { PostToolUseBashReply: BashR, PostToolUseReadReply: ReadR, PostToolUseMcpReply: McpR, PreToolUseReply: PreR, AdditionalContextReply: CtxR } = await import('../lib/hosts/claude-schemas.js');
   const names = readdirSync(SAMPLES).filter((n) => n.endsWith('.json') && !n.includes('.reply.') && !n.includes('.transcript.') && !n.includes('persisted') && !n.includes('token-capped'));
   const r = seeded(7);
   const weird = [null, 0, -1, '', 'x', true, [], {}, { a: [1] }, 'Bash', 'PostToolUse', '\u0000'];
@@ -296,7 +296,7 @@ t.test('fuzzed payloads never crash the hook: every answer is nothing or one val
     const reply = JSON.parse(out);
     const ev = reply.hookSpecificOutput?.hookEventName;
     t.equal(ev, p.hook_event_name, `variant ${i}: the reply names the payload's event`);
-    const ok = [BashR, ReadR, PreR, CtxR].some((s) => s.safeParse(reply).success);
+    const ok = [BashR, ReadR, McpR, PreR, CtxR].some((s) => s.safeParse(reply).success);
     t.ok(ok, `variant ${i}: the reply matches a host schema`);
   }
   t.comment(`${replies} of 150 fuzzed payloads got a reply`);

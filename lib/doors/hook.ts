@@ -16,7 +16,7 @@ import type { PipelineContext } from '../pipeline/types.js';
 import { logDiagnostic } from './diagnostics.js';
 import { MAX_FULL_OUTPUT_BYTES, type AfterDistil, type Distilled, type Settled } from './distil-text.js';
 import { claudeReplied, claudeSilentPersisted, codexReplied, codexSilent, HOST_MIN_INLINE_CHARS, NOTHING, WHOLE, type ModelView } from './model-view.js';
-import { isObject, type HookInput, type HookKind, type HostAdapter, type JsonObject, type PostReadInput, type PostShellInput, type PreToolInput } from '../hosts/adapter.js';
+import { isObject, type HookInput, type HookKind, type HostAdapter, type JsonObject, type PostMcpInput, type PostReadInput, type PostShellInput, type PreToolInput } from '../hosts/adapter.js';
 import { hostFor } from '../hosts/registry.js';
 import { isOmniOwnCommand, omniExecOriginal } from '../hosts/omni-command.js';
 import { passthroughRequested } from '../pipeline/passthrough.js';
@@ -78,6 +78,7 @@ export async function runHook(name: string, stdin: Buffer, env: NodeJS.ProcessEn
 async function dispatch(host: HostAdapter, p: JsonObject, input: HookInput, env: NodeJS.ProcessEnv): Promise<string> {
   switch (input.kind) {
     case 'post-tool':
+      if (input.tool === 'mcp') return postMcp(host, p, input, env);
       return input.tool === 'shell' ? postShell(host, p, input, env) : postRead(host, p, input, env);
     case 'post-tool-failure':
       return postToolFailure(input, env);
@@ -207,6 +208,28 @@ async function postRead(host: HostAdapter, p: JsonObject, input: PostReadInput, 
     // the stage let through reached the model either way.
     return { reply, applied: reply !== '', view: WHOLE };
   });
+}
+
+/**
+ * An MCP tool's result: each text part through the one pipeline, routed by content (no command:
+ * the generic distiller unless a sniff recognises a tool's own lines; JSON and other structured
+ * text pass byte for byte in the guard). Images and every other part go back as they came.
+ */
+async function postMcp(host: HostAdapter, p: JsonObject, input: PostMcpInput, env: NodeJS.ProcessEnv): Promise<string> {
+  if (!host.replyMcp || passthroughRequested(null, env)) return '';
+  const texts = [...input.texts];
+  for (let i = 0; i < texts.length; i++) {
+    const full = texts[i];
+    if (full === '') continue;
+    texts[i] = await distil(ctxFor(input, '', input.name), full, env, undefined, (res) => {
+      let out = res.output;
+      if (out.endsWith('\n') && !full.endsWith('\n')) out = out.slice(0, -1);
+      // A changed text always goes out (replyMcp answers whenever one part changed), inline: the
+      // host's token cap was checked on the original, and a digest is never larger.
+      return { reply: res.changed ? out : full, applied: res.changed && out !== full, view: WHOLE };
+    });
+  }
+  return host.replyMcp(p, input, texts);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -60,6 +60,17 @@ export type HookInput =
       exitCode?: number;
     })
   | (Common & { kind: 'post-tool'; tool: 'read'; path: string; content: string; startLine: number })
+  | (Common & {
+      kind: 'post-tool';
+      tool: 'mcp';
+      /** The host's name for the tool (`mcp__<server>__<tool>` in Claude Code). */
+      name: string;
+      /**
+       * The text of each text part of the result, in order. Every other part (images, resources,
+       * anything the host adds) stays with the host's payload and goes back untouched.
+       */
+      texts: string[];
+    })
   | (Common & { kind: 'post-tool-failure'; tool: 'shell'; command: string; error: string; interrupted: boolean })
   | (Common & { kind: 'session-start'; source: string })
   | (Common & { kind: 'session-end'; reason: string })
@@ -68,6 +79,7 @@ export type HookInput =
 export type PreToolInput = Extract<HookInput, { kind: 'pre-tool' }>;
 export type PostShellInput = Extract<HookInput, { kind: 'post-tool'; tool: 'shell' }>;
 export type PostReadInput = Extract<HookInput, { kind: 'post-tool'; tool: 'read' }>;
+export type PostMcpInput = Extract<HookInput, { kind: 'post-tool'; tool: 'mcp' }>;
 
 /** The pre-tool decision: rewrite into `omni exec`, and whether the reply approves the call. */
 export type RewriteDecision =
@@ -95,6 +107,11 @@ export interface HostAdapter {
   replacesAsError?: boolean;
   /** Read results (Claude Code only); absent = never rewritten. */
   replyRead?(payload: JsonObject, input: PostReadInput, content: string): string;
+  /**
+   * MCP tool results (Claude Code only): `texts` replaces the result's text parts one for one;
+   * every other part goes back as the host sent it. Absent = never rewritten.
+   */
+  replyMcp?(payload: JsonObject, input: PostMcpInput, texts: string[]): string;
   /**
    * Pre-tool rewrite. Absent = this host is never rewritten. `policy` decides whether the host's
    * own approval rules allow a rewrite (a rewrite must never widen permissions).

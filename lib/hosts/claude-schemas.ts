@@ -65,6 +65,13 @@ export const ReadOtherOutput = z.looseObject({
 });
 export const ReadOutput = z.union([ReadTextOutput, ReadOtherOutput]);
 
+/**
+ * An MCP tool's `tool_response` as omni reads it: the host's content blocks (2.1.332; a string
+ * stands for structuredContent's JSON or the host's own over-the-cap notice, and is left alone).
+ */
+export const McpBlock = z.looseObject({ type: str }).refine((b) => b.type !== 'text' || typeof (b as { text?: unknown }).text === 'string', 'a text block has a string text');
+export const McpBlocks = z.array(McpBlock).min(1);
+
 const toolEvent = <E extends string>(event: E) =>
   BasePayload.extend({
     hook_event_name: z.literal(event),
@@ -112,6 +119,9 @@ export const PostToolUseBashReply = z.strictObject({
 });
 export const PostToolUseReadReply = z.strictObject({
   hookSpecificOutput: z.strictObject({ hookEventName: z.literal('PostToolUse'), updatedToolOutput: ReadTextOutput }),
+});
+export const PostToolUseMcpReply = z.strictObject({
+  hookSpecificOutput: z.strictObject({ hookEventName: z.literal('PostToolUse'), updatedToolOutput: McpBlocks }),
 });
 export const PreToolUseReply = z.strictObject({
   hookSpecificOutput: z.strictObject({

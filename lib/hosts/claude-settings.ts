@@ -8,10 +8,19 @@ import { readSettings, withOmniHooks as withSpecs, withoutOmniHooks, writeSettin
 
 export { hookCommand, isOmniHandler, omniHandlersIn, readSettings, SettingsError, withoutOmniHooks, writeSettings, type OmniHookSpec, type WriteResult } from './hook-config.js';
 
+/**
+ * PostToolUse: Bash, Read, and every MCP tool (`mcp__<server>__<tool>`) but those of the `omni`
+ * server, whose results are omni's already (the hook skips them too, by any server name). Any
+ * character beyond letters, digits, `_`, `-`, `|` makes the CLI read a matcher as an unanchored
+ * JavaScript regex, so each alternative is anchored: `Read` alone would also hit
+ * `ReadMcpResourceTool`. Measured on Claude Code 2.1.332 (docs/claude-code-findings.md §7).
+ */
+export const POST_TOOL_MATCHER = '^(Bash|Read)$|^mcp__(?!omni__)';
+
 /** What omni registers. Timeouts in seconds. SessionEnd gets none: it must not raise the host's 1.5 s budget. */
 export const OMNI_HOOKS: readonly OmniHookSpec[] = [
   { event: 'PreToolUse', matcher: 'Bash', flag: '--pre-hook', timeout: 15 },
-  { event: 'PostToolUse', matcher: 'Bash|Read', flag: '--post-hook', timeout: 60 },
+  { event: 'PostToolUse', matcher: POST_TOOL_MATCHER, flag: '--post-hook', timeout: 60 },
   { event: 'PostToolUseFailure', matcher: 'Bash', flag: '--post-hook-failure', timeout: 15 },
   { event: 'SessionStart', flag: '--session-start', timeout: 15 },
   { event: 'SessionEnd', flag: '--session-end' },

@@ -208,6 +208,42 @@ export function isReadTextResponse(v: unknown): v is ReadTextResponse {
 }
 
 // ---------------------------------------------------------------------------------------------
+// MCP tool results (measured with the real CLI 2.1.332, docs/claude-code-findings.md §7).
+
+/** One part of an MCP result as PostToolUse carries it: the host's own content block. */
+export type McpBlock = JsonObject & { type: string };
+
+/**
+ * An MCP `tool_response` omni may touch: the array of content blocks (`text`, `image` already in
+ * the model API's `source` form, the host's own `[Image: source: …]` note). A string is left
+ * alone: the host sends one for a result with `structuredContent` (its JSON) and in place of a
+ * result over its token cap (its own notice, pointing at the saved file).
+ */
+export function isMcpBlocks(v: unknown): v is McpBlock[] {
+  return Array.isArray(v) && v.length > 0 && v.every((b) => isObject(b) && typeof b.type === 'string' && (b.type !== 'text' || typeof b.text === 'string'));
+}
+
+/** The server name `omni` registers its MCP server under. */
+export const OMNI_MCP_SERVER = 'omni';
+/** omni's own MCP tools are all named `omni_*` (lib/mcp/tools.ts), whatever the user named the server. */
+const OMNI_TOOL = /__omni_[A-Za-z0-9_]*$/;
+
+/**
+ * omni's own MCP tools: their results are distilled already, or are exact bytes asked for
+ * (`omni_retrieve`); a second pass must never touch them.
+ */
+export function isOmniMcpTool(toolName: string, server: string | undefined): boolean {
+  return server === OMNI_MCP_SERVER || toolName.startsWith(`mcp__${OMNI_MCP_SERVER}__`) || OMNI_TOOL.test(toolName);
+}
+
+/** PostToolUse for an MCP tool: the same blocks, each text block's text replaced in order. */
+export function mcpReply(blocks: readonly McpBlock[], texts: readonly string[]): string {
+  let i = 0;
+  const updated = blocks.map((b) => (b.type === 'text' ? { ...b, text: texts[i++] } : b));
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: updated } });
+}
+
+// ---------------------------------------------------------------------------------------------
 // Replies. Exactly one JSON object; hookSpecificOutput must name the event (host-contract 2.4).
 
 /** PostToolUse Bash: the incoming tool_response with stdout replaced and stderr blanked. */
@@ -330,6 +366,16 @@ function readClaude(p: JsonObject): HookInput | null {
       if (!isReadInput(p.tool_input) || !isReadTextResponse(r)) return null;
       return { ...common, kind: 'post-tool', tool: 'read', path: r.file.filePath, content: r.file.content, startLine: r.file.startLine };
     }
+    if (p.tool_name.startsWith('mcp__')) {
+      const r = p.tool_response;
+      // A failed MCP call (isError) never arrives here: the host sends it to PostToolUseFailure.
+      if (!isMcpBlocks(r)) return null;
+      const server = isObject(p.mcp_server) && typeof p.mcp_server.name === 'string' ? p.mcp_server.name : undefined;
+      if (isOmniMcpTool(p.tool_name, server)) return null;
+      const texts = r.filter((b) => b.type === 'text').map((b) => b.text as string);
+      if (texts.length === 0) return null;
+      return { ...common, kind: 'post-tool', tool: 'mcp', name: p.tool_name, texts };
+    }
     return null;
   }
   if (isPreToolUse(p)) {
@@ -370,6 +416,10 @@ export const claude: HostAdapter = {
     const fold = headFold(input.content, content, input.startLine);
     if (!fold) return '';
     return readReply((p as PostToolUsePayload).tool_response as ReadTextResponse, fold.content, fold.startLine);
+  },
+  replyMcp(p, input, texts) {
+    if (texts.length !== input.texts.length || texts.every((x, i) => x === input.texts[i])) return '';
+    return mcpReply((p as PostToolUsePayload).tool_response as McpBlock[], texts);
   },
   rewrite: {
     policy: async (p, input, env) => (await import('./claude-policy.js')).claudeRewritePolicy(p, input, env),

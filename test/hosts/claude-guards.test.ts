@@ -30,6 +30,7 @@ const PAIRS: [string, (v: unknown) => boolean, { safeParse(v: unknown): { succes
   ['isReadInput', G.isReadInput, S.ReadInput],
   ['isBashResponse', G.isBashResponse, S.BashOutput],
   ['isReadTextResponse', G.isReadTextResponse, S.ReadTextOutput],
+  ['isMcpBlocks', G.isMcpBlocks, S.McpBlocks],
 ];
 
 /** Guard and schema see the same value: the payload itself and the sub-objects they check. */

@@ -4,7 +4,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSyn
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hookCommand, installHooks, isOmniHandler, OMNI_HOOKS, omniHandlersIn, uninstallHooks, withOmniHooks, withoutOmniHooks } from '../../lib/hosts/claude-settings.js';
+import { hookCommand, installHooks, isOmniHandler, OMNI_HOOKS, omniHandlersIn, POST_TOOL_MATCHER, uninstallHooks, withOmniHooks, withoutOmniHooks } from '../../lib/hosts/claude-settings.js';
 import { needs } from '../helpers/needs.js';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -32,7 +32,22 @@ t.test('install adds one handler per omni event with an absolute command and kee
     t.equal(found.length, 1, `${spec.event} registered once`);
     t.equal(found[0].command, `env -u NODE_EXTRA_CA_CERTS /usr/bin/node /opt/omni/dist/omni.cjs ${spec.flag}`);
   }
-  t.equal(hooks.PostToolUse[1].matcher, 'Bash|Read');
+  t.equal(hooks.PostToolUse[1].matcher, POST_TOOL_MATCHER);
+});
+
+t.test('an install made before MCP results were covered is upgraded to the one matcher, and uninstall takes it out', async (t) => {
+  const old = { hooks: { PostToolUse: [{ matcher: 'Bash|Read', hooks: [{ type: 'command', command: "env -u NODE_EXTRA_CA_CERTS '/usr/bin/node' '/opt/omni/dist/omni.cjs' --post-hook", timeout: 60 }] }] } };
+  const s = withOmniHooks(old as never, '/opt/omni/dist/omni.cjs', '/usr/bin/node');
+  const groups = (s.hooks as Record<string, { matcher?: string }[]>).PostToolUse;
+  t.same(groups.map((g) => g.matcher), [POST_TOOL_MATCHER], 'one PostToolUse group, with the new matcher');
+  t.same(withOmniHooks(s, '/opt/omni/dist/omni.cjs', '/usr/bin/node'), s, 'a second install changes nothing');
+  t.same(omniHandlersIn(withoutOmniHooks(s)), [], 'uninstall leaves no omni handler');
+});
+
+t.test('the PostToolUse matcher, read as the CLI reads it (an unanchored JavaScript regex), hits Bash, Read and MCP tools but omni\'s own', async (t) => {
+  const re = new RegExp(POST_TOOL_MATCHER);
+  for (const name of ['Bash', 'Read', 'mcp__standin__noisy_log', 'mcp__github__list_issues', 'mcp__plugin_x_y__get']) t.ok(re.test(name), name);
+  for (const name of ['ReadMcpResourceTool', 'BashOutput', 'NotebookRead', 'Write', 'mcp__omni__omni_run', 'mcp__omni__omni_retrieve', 'xmcp__a__b']) t.notOk(re.test(name), name);
 });
 
 t.test('a second install leaves the file byte-identical and does not rewrite it', async (t) => {
