@@ -202,11 +202,15 @@ export function openStore(opts: OpenOptions = {}): Store {
     const Ctor = loadSqlite();
     let timeout = budget.allowance();
     const d = (db = new Ctor(file, { timeout }));
+    // Statements being iterated: SQLite refuses a pragma while one is mid-step ("busy
+    // executing a query"), and an iterator left open that way broke every later statement.
+    let iterating = 0;
     /** Runs one step that may wait for a lock, within what is left of the budget. */
     const guarded = <T>(fn: () => T): T => {
       const allowed = budget.allowance();
-      // Only ever lowered: an idle budget costs no pragma per statement.
-      if (allowed !== timeout) {
+      // Only ever lowered: an idle budget costs no pragma per statement. Mid-iteration the
+      // timeout stays as it was; the next statement boundary lowers it.
+      if (allowed !== timeout && iterating === 0) {
         d.pragma(`busy_timeout = ${allowed}`);
         timeout = allowed;
       }
@@ -241,10 +245,23 @@ export function openStore(opts: OpenOptions = {}): Store {
             // Each step may take the read lock, so each step is guarded.
             iterate: (...a: unknown[]) => {
               const it = p.iterate(...a);
+              let open = true;
+              const done = () => { if (open) { open = false; iterating--; } };
+              iterating++;
               const step: IterableIterator<unknown> = {
                 [Symbol.iterator]: () => step,
-                next: () => guarded(() => it.next()),
-                return: (v?: unknown) => it.return?.(v) ?? { done: true, value: v },
+                next: () => {
+                  try {
+                    const r = guarded(() => it.next());
+                    if (r.done) done();
+                    return r;
+                  } catch (err) {
+                    done();
+                    try { it.return?.(); } catch { /* already failing */ }
+                    throw err;
+                  }
+                },
+                return: (v?: unknown) => { done(); return it.return?.(v) ?? { done: true, value: v }; },
               };
               return step;
             },

@@ -159,3 +159,22 @@ t.test('16 concurrent processes writing archive and ledger rows to one fresh sto
     t.ok(getBlob(s, handleOf(want))?.equals(want), `worker ${id}'s last block is there`);
   }
 });
+
+t.test('a budget charged while a statement is being iterated does not break the connection', async (t) => {
+  const home = tmpHome();
+  const budget = new LockBudget(250);
+  const store = openStore({ home, budget });
+  try {
+    store.db.exec('CREATE TABLE probe (n INTEGER); INSERT INTO probe VALUES (1), (2), (3)');
+    const seen: number[] = [];
+    for (const row of store.stmt('SELECT n FROM probe ORDER BY n').iterate() as Iterable<{ n: number }>) {
+      seen.push(row.n);
+      // A slow statement elsewhere in the process spends some of the budget mid-iteration.
+      budget.charge(budget.allowance(), 3, false);
+    }
+    t.same(seen, [1, 2, 3], 'the iteration finishes');
+    t.same(store.stmt('SELECT 1 AS one').get(), { one: 1 }, 'the next statement runs');
+  } finally {
+    store.close();
+  }
+});
