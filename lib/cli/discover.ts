@@ -67,6 +67,8 @@ export interface Call {
 export interface Row {
   calls: number;
   failed: number;
+  /** Bytes of the failures, all delivered verbatim. */
+  failedBytes: number;
   applied: number;
   bytesIn: number;
   bytesDelivered: number;
@@ -89,11 +91,14 @@ export interface DiscoverReport {
   seconds: number;
 }
 
-const emptyRow = (): Row => ({ calls: 0, failed: 0, applied: 0, bytesIn: 0, bytesDelivered: 0, bytesSaved: 0 });
+const emptyRow = (): Row => ({ calls: 0, failed: 0, failedBytes: 0, applied: 0, bytesIn: 0, bytesDelivered: 0, bytesSaved: 0 });
 
 function add(r: Row, o: { failed: boolean; applied: boolean; bytesIn: number; bytesDelivered: number }): void {
   r.calls++;
-  if (o.failed) r.failed++;
+  if (o.failed) {
+    r.failed++;
+    r.failedBytes += o.bytesIn;
+  }
   if (o.applied) r.applied++;
   r.bytesIn += o.bytesIn;
   r.bytesDelivered += o.bytesDelivered;
@@ -556,10 +561,12 @@ function pct(r: Row): string {
   return r.bytesIn > 0 ? `${((100 * r.bytesSaved) / r.bytesIn).toFixed(1)}%` : '-';
 }
 
+/** Numbers right-aligned; names (the first column, and a trailing `route`) left-aligned. */
 function table(head: string[], rows: string[][]): string {
   const all = [head, ...rows];
   const w = head.map((_, i) => Math.max(...all.map((r) => r[i].length)));
-  return all.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(w[i]) : c.padStart(w[i]))).join('  ').trimEnd()).join('\n') + '\n';
+  const left = (i: number) => i === 0 || head[i] === 'route';
+  return all.map((r) => r.map((c, i) => (left(i) ? c.padEnd(w[i]) : c.padStart(w[i]))).join('  ').trimEnd()).join('\n') + '\n';
 }
 
 const cells = (r: Row) => [String(r.calls), String(r.failed), formatBytes(r.bytesIn), formatBytes(r.bytesDelivered), formatBytes(r.bytesSaved), pct(r)];
