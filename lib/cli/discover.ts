@@ -7,7 +7,9 @@
  *   each Bash/Read `tool_use` paired with its `tool_result` by id (the record's `toolUseResult`
  *   is the tool_response a PostToolUse hook gets); Codex's `$CODEX_HOME` (default `~/.codex`)
  *   `sessions/**\/rollout-*.jsonl`, whose `item_completed` CommandExecution records carry the
- *   command, its output and its exit code.
+ *   command, its output and its exit code; Gemini CLI's `$GEMINI_CLI_HOME` (default `~`)
+ *   `.gemini/tmp/<project>/chats/session-*.jsonl`, whose messages carry each tool call with its
+ *   result.
  * - The replay is the hook door's own: the host adapter reads a PostToolUse payload rebuilt from
  *   the record, lib/doors/distil-text.ts distils it (pipeline, archive, ledger, run record) and
  *   the adapter's reply writer decides whether the host would have applied it. A failure (Claude
@@ -16,6 +18,7 @@
  *   OMNI_HOME points there for the run, so diagnostics go there too); the host's files are only
  *   read. Files are streamed line by line (split2), so memory is bounded by the longest line.
  */
+import { createHash } from 'node:crypto';
 import { createReadStream, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -31,6 +34,7 @@ import { shellView } from '../doors/hook.js';
 import { WHOLE } from '../doors/model-view.js';
 import { claude } from '../hosts/claude.js';
 import { codex } from '../hosts/codex.js';
+import { gemini } from '../hosts/gemini.js';
 import { isObject, type HostAdapter, type JsonObject, type PostReadInput, type PostShellInput } from '../hosts/adapter.js';
 import { isOmniOwnCommand } from '../hosts/omni-command.js';
 import { passthroughRequested } from '../pipeline/passthrough.js';
@@ -47,7 +51,7 @@ const MAX_SEEN_RESULTS = 2_000_000;
 export const TOP_UNOWNED = 10;
 const PROGRESS_MS = 250;
 
-export type HostName = 'claude' | 'codex';
+export type HostName = 'claude' | 'codex' | 'gemini';
 
 /** One tool result as the host kept it, ready to replay. */
 export interface Call {
@@ -116,6 +120,15 @@ export function codexDir(env: NodeJS.ProcessEnv): string {
   return env.CODEX_HOME || join(env.HOME || '', '.codex');
 }
 
+export function geminiDir(env: NodeJS.ProcessEnv): string {
+  return join(env.GEMINI_CLI_HOME || env.HOME || '', '.gemini');
+}
+
+/** Gemini CLI names a project by the SHA-256 of its path. */
+export function geminiProjectHash(dir: string): string {
+  return createHash('sha256').update(resolve(dir)).digest('hex');
+}
+
 /** Claude Code's folder name for a project: every non-alphanumeric character becomes '-'. */
 export function claudeSlug(dir: string): string {
   return resolve(dir).replace(/[^A-Za-z0-9]/g, '-');
@@ -170,6 +183,9 @@ export function findLogs(env: NodeJS.ProcessEnv, opts: { from: number; project: 
   const rollouts: string[] = [];
   walk(join(codexDir(env), 'sessions'), (n) => n.startsWith('rollout-') && n.endsWith('.jsonl'), () => false, rollouts);
   for (const p of rollouts) stat('codex', p);
+  const chats: string[] = [];
+  walk(join(geminiDir(env), 'tmp'), (n) => n.startsWith('session-') && n.endsWith('.jsonl'), () => false, chats);
+  for (const p of chats.filter((c) => basename(dirname(c)) === 'chats')) stat('gemini', p);
   // Oldest first: the ledger then sees the sessions in the order they happened.
   return files.sort((a, b) => a.mtimeMs - b.mtimeMs || (a.path < b.path ? -1 : 1));
 }
@@ -330,6 +346,60 @@ function codexReader(file: string, opts: { from: number; project: string | null 
   return r;
 }
 
+/**
+ * Gemini CLI: a chat log's first record names the session and the project (by hash); a
+ * `gemini` message record carries its tool calls, each with its args and its result (the
+ * record is written again as it grows, so a call is taken once, when it has its result).
+ */
+function geminiReader(file: string, opts: { from: number; project: string | null }, seen: Set<string>): Reader {
+  let sessionId = basename(file, '.jsonl');
+  let projectHash: string | null = null;
+  const wanted = opts.project ? geminiProjectHash(opts.project) : null;
+  return {
+    unpaired: 0,
+    feed(rec) {
+      if (typeof rec.sessionId === 'string' && typeof rec.projectHash === 'string') {
+        sessionId = rec.sessionId;
+        projectHash = rec.projectHash;
+        return [];
+      }
+      if (!Array.isArray(rec.toolCalls)) return [];
+      if (wanted && projectHash !== wanted) return [];
+      const calls: Call[] = [];
+      for (const tc of rec.toolCalls) {
+        if (!isObject(tc) || tc.name !== 'run_shell_command' || typeof tc.id !== 'string' || !isObject(tc.args) || !Array.isArray(tc.result)) continue;
+        const fr = tc.result.map((r) => (isObject(r) && isObject(r.functionResponse) ? r.functionResponse : null)).find((r) => r !== null);
+        const response = fr && isObject(fr.response) ? fr.response : null;
+        if (!response) continue;
+        const key = `gemini:${sessionId}:${tc.id}`;
+        if (seen.has(key)) continue;
+        const at = timeOf(tc) ?? timeOf(rec);
+        if (at !== null && at < opts.from) continue;
+        if (seen.size < MAX_SEEN_RESULTS) seen.add(key);
+        const llmContent = typeof response.output === 'string' ? response.output : '';
+        const error = tc.status === 'error' || (response.error !== undefined && response.error !== null);
+        // The AfterTool payload the hook would have got for this call.
+        const payload: JsonObject = {
+          hook_event_name: 'AfterTool',
+          session_id: sessionId,
+          transcript_path: file,
+          timestamp: typeof tc.timestamp === 'string' ? tc.timestamp : new Date(at ?? 0).toISOString(),
+          tool_name: 'run_shell_command',
+          tool_input: tc.args,
+          tool_response: { llmContent, returnDisplay: typeof tc.resultDisplay === 'string' ? tc.resultDisplay : '', ...(error ? { error: response.error ?? 'error' } : {}) },
+        };
+        const input = gemini.read(payload);
+        const shell = input && input.kind === 'post-tool' && input.tool === 'shell' ? input : null;
+        const command = typeof tc.args.command === 'string' ? tc.args.command : '';
+        // A failure, or a status the framing does not say: the hook leaves it untouched.
+        if (!shell || shell.failed !== false) calls.push({ host: 'gemini', tool: 'shell', command, failed: shell?.failed === true, failureText: shell ? shell.output : llmContent, payload, input: null, file });
+        else calls.push({ host: 'gemini', tool: 'shell', command, failed: false, failureText: null, payload, input: shell, file });
+      }
+      return calls;
+    },
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // The replay: what the hook door would have done with each result.
 
@@ -356,7 +426,7 @@ function persistedText(call: Call, path: string): string | null {
   return null;
 }
 
-const HOSTS: Record<HostName, HostAdapter> = { claude, codex };
+const HOSTS: Record<HostName, HostAdapter> = { claude, codex, gemini };
 
 export async function replay(call: Call, store: LazyStore, env: NodeJS.ProcessEnv): Promise<Outcome> {
   const input = call.input;
@@ -388,7 +458,10 @@ export async function replay(call: Call, store: LazyStore, env: NodeJS.ProcessEn
     if (full === null) return { failed: false, applied: false, bytesIn: bytes(text), bytesDelivered: bytes(text) };
     text = full.endsWith('\n') ? full.slice(0, -1) : full;
   }
-  if (text === '' || isOmniOwnCommand(call.command) || passthroughRequested(call.command, env)) {
+  // Gemini CLI 0.61.0 takes a replacement only as the tool's error: the hook replies only when
+  // the user opted in (OMNI_REPLACE_AS_ERROR=1), so without it the result stands as it was.
+  const optedOut = host.replacesAsError === true && env.OMNI_REPLACE_AS_ERROR !== '1';
+  if (text === '' || optedOut || isOmniOwnCommand(call.command) || passthroughRequested(call.command, env)) {
     return { failed: false, applied: false, bytesIn: bytes(text), bytesDelivered: bytes(text) };
   }
   const full = text;
@@ -455,6 +528,7 @@ export async function discover(opts: DiscoverOptions): Promise<DiscoverReport> {
   const hosts: DiscoverReport['hosts'] = {
     claude: { dir: claudeDir(opts.env), files: 0, bytes: 0 },
     codex: { dir: codexDir(opts.env), files: 0, bytes: 0 },
+    gemini: { dir: geminiDir(opts.env), files: 0, bytes: 0 },
   };
   for (const f of files) {
     hosts[f.host].files++;
@@ -500,7 +574,10 @@ export async function discover(opts: DiscoverOptions): Promise<DiscoverReport> {
   };
   try {
     for (const f of files) {
-      const reader = f.host === 'claude' ? claudeReader(f.path, { from }, seen) : codexReader(f.path, { from, project: opts.project }, seen);
+      const reader =
+        f.host === 'claude' ? claudeReader(f.path, { from }, seen)
+        : f.host === 'codex' ? codexReader(f.path, { from, project: opts.project }, seen)
+        : geminiReader(f.path, { from, project: opts.project }, seen);
       const source = createReadStream(f.path, { highWaterMark: 1 << 20 });
       source.on('data', (b) => (readBytes += b.length));
       const lineStream = source.pipe(split2({ maxLength: MAX_LINE_BYTES, skipOverflow: true } as split2.Options));
@@ -573,7 +650,7 @@ const cells = (r: Row) => [String(r.calls), String(r.failed), formatBytes(r.byte
 
 export function formatReport(rep: DiscoverReport): string {
   const t = rep.total;
-  const where = (['claude', 'codex'] as const).map((h) => `${h}: ${rep.hosts[h].files} file${rep.hosts[h].files === 1 ? '' : 's'}, ${formatBytes(rep.hosts[h].bytes)} in ${rep.hosts[h].dir}`).join('; ');
+  const where = (['claude', 'codex', 'gemini'] as const).map((h) => `  ${h.padEnd(6)} ${rep.hosts[h].files} file${rep.hosts[h].files === 1 ? '' : 's'}, ${formatBytes(rep.hosts[h].bytes)} in ${rep.hosts[h].dir}`).join('\n');
   let out =
     `omni discover since ${rep.period === 'all' ? 'the beginning' : rep.since} (${rep.period})${rep.project ? `, project ${rep.project}` : ''}\n` +
     `${where}\n` +

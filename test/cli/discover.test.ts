@@ -1,8 +1,9 @@
 /**
  * `omni discover` over session logs the pinned real CLIs wrote (test/fixtures/transcripts/,
  * captured by test/real-host/transcripts-capture.ts): Claude Code 2.1.332 (two sessions, one
- * output persisted past the host's cap) and Codex 0.171.0 (one rollout). Through the built
- * bundle, with HOME (or CLAUDE_CONFIG_DIR / CODEX_HOME) pointing at copies of them.
+ * output persisted past the host's cap), Codex 0.171.0 (one rollout) and Gemini CLI 0.61.0 (one
+ * chat log). Through the built bundle, with HOME (or CLAUDE_CONFIG_DIR / CODEX_HOME /
+ * GEMINI_CLI_HOME) pointing at copies of them.
  *
  * The expected numbers are computed here from the fixture files themselves, with plain JSON
  * reading, so the replay is checked against the logs, not against itself.
@@ -21,11 +22,12 @@ function homeWithLogs(): string {
   const home = tempHome();
   cpSync(join(FIXTURES, 'claude'), join(home, '.claude'), { recursive: true });
   cpSync(join(FIXTURES, 'codex'), join(home, '.codex'), { recursive: true });
+  cpSync(join(FIXTURES, 'gemini'), join(home, '.gemini'), { recursive: true });
   return home;
 }
 
 function discover(args: string[], env: Record<string, string>) {
-  const r = omni(['discover', ...args], { env: { CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', ...env } });
+  const r = omni(['discover', ...args], { env: { CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', GEMINI_CLI_HOME: '', OMNI_REPLACE_AS_ERROR: '', ...env } });
   return { status: r.status, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
 }
 
@@ -63,7 +65,7 @@ interface Expected {
   byCommand: Map<string, { calls: number; failed: number; bytesIn: number }>;
 }
 
-/** What the logs hold, read the plain way: every Bash/Read result and every Codex command. */
+/** What the logs hold, read the plain way: every Bash/Read result, every Codex and Gemini command. */
 function expected(): Expected {
   const e: Expected = { calls: 0, failed: 0, failedBytes: 0, bytesIn: 0, byCommand: new Map() };
   const count = (command: string, n: number, failed: boolean) => {
@@ -109,6 +111,19 @@ function expected(): Expected {
       }
     }
   }
+  // Gemini: each call once (its message record is written again as it grows); the output
+  // without the CLI's frame is what it shows as resultDisplay; the exit code is in the frame.
+  for (const f of files(join(FIXTURES, 'gemini'))) {
+    const done = new Set<string>();
+    for (const line of readFileSync(f, 'utf8').split('\n').filter(Boolean)) {
+      for (const tc of JSON.parse(line).toolCalls ?? []) {
+        if (done.has(tc.id)) continue;
+        done.add(tc.id);
+        const framed = tc.result[0].functionResponse.response.output;
+        count(tc.args.command, bytes(tc.resultDisplay), /\nExit Code: [1-9]/.test(framed));
+      }
+    }
+  }
   return e;
 }
 
@@ -118,6 +133,7 @@ t.test('the captured logs: every result replayed once, families, bytes as the lo
   const rep = json(['--since', 'all'], { HOME: home });
   t.equal(rep.hosts.claude.files, 2, 'two Claude Code sessions');
   t.equal(rep.hosts.codex.files, 1, 'one Codex rollout');
+  t.equal(rep.hosts.gemini.files, 1, 'one Gemini chat log');
   t.equal(rep.malformed, 0, 'no malformed line in what the CLIs wrote');
   t.equal(rep.unpaired, 0, 'every result has its call');
   t.equal(rep.total.calls, exp.calls, `${exp.calls} results`);
@@ -134,21 +150,22 @@ t.test('the captured logs: every result replayed once, families, bytes as the lo
   for (const k of ['calls', 'failed', 'failedBytes', 'applied', 'bytesIn', 'bytesDelivered']) t.equal(sum(k), rep.total[k], `the families add up to the total (${k})`);
   const npmTest = exp.byCommand.get('npm test')!;
   const npmFail = exp.byCommand.get('npm test -- --fail')!;
-  t.equal(fam.test.calls, npmTest.calls + npmFail.calls, 'test: npm test and npm test -- --fail, both hosts');
+  t.equal(fam.test.calls, npmTest.calls + npmFail.calls, 'test: npm test and npm test -- --fail, every host');
+  t.equal(fam.test.calls, 6);
   t.equal(fam.test.bytesIn, npmTest.bytesIn + npmFail.bytesIn, 'test: their bytes');
-  t.equal(fam.test.failed, 2, 'test: the two failing runs');
-  t.equal(fam.log.calls, 2, 'log: cat server.log on both hosts');
+  t.equal(fam.test.failed, 3, 'test: the three failing runs');
+  t.equal(fam.log.calls, 3, 'log: cat server.log on every host');
   t.equal(fam['read (Read tool)'].calls, 3, 'three Reads');
   t.equal(fam.git.calls, 2, 'git status, git log --stat');
   for (const r of rep.byFamily) t.ok(r.bytesDelivered <= r.bytesIn, `${r.family}: never more than it got`);
   for (const r of rep.byFamily) t.ok(r.bytesDelivered >= r.failedBytes, `${r.family}: every failure byte is delivered`);
 
   t.test('a failure is delivered verbatim: a family of failures only saves nothing', async (t) => {
-    // ls -la succeeded (an enumeration: every row stays); ls /nonexistent failed on both hosts.
-    t.equal(fam.enumeration.failed, 2);
+    // ls -la succeeded (an enumeration: every row stays); ls /nonexistent failed on every host.
+    t.equal(fam.enumeration.failed, 3);
     t.equal(fam.enumeration.bytesDelivered, fam.enumeration.bytesIn, 'enumeration: nothing removed');
     const failOnly = exp.byCommand.get('ls /nonexistent')!;
-    t.equal(failOnly.failed, 2);
+    t.equal(failOnly.failed, 3);
     t.equal(fam.enumeration.failedBytes, failOnly.bytesIn, "the failures' bytes, as the logs hold them");
   });
 
@@ -175,7 +192,7 @@ t.test('the captured logs: every result replayed once, families, bytes as the lo
     const cmds = rep.unowned.map((r: any) => r.command);
     t.same(cmds.slice(0, 2), ['node big.js', 'seq 1'], 'the biggest unowned commands first');
     t.equal(rep.unowned[0].bytesIn, exp.byCommand.get('node big.js')!.bytesIn, 'node big.js: the whole persisted output');
-    t.equal(rep.unowned[1].calls, 3, 'seq 1 2000: three calls (two Claude Code, one Codex)');
+    t.equal(rep.unowned[1].calls, 4, 'seq 1 2000: four calls (two Claude Code, one Codex, one Gemini)');
     for (let i = 1; i < rep.unowned.length; i++) t.ok(rep.unowned[i - 1].bytesIn >= rep.unowned[i].bytesIn, 'ranked by bytes');
     t.notOk(cmds.some((c: string) => /^(npm|git status|cat|ls)/.test(c)), 'owned commands are not listed');
     t.notOk(cmds.some((c: string) => c.startsWith('Read')), 'Reads are not commands to write a rule for');
@@ -191,6 +208,23 @@ t.test('the captured logs: every result replayed once, families, bytes as the lo
     t.match(r.stdout, /Commands no distiller owns, most bytes first/);
     t.match(r.stdout, /^node big\.js +1 +0 +63\.\d KiB/m, 'the biggest unowned command');
   });
+});
+
+t.test('Gemini CLI: replaced only with OMNI_REPLACE_AS_ERROR=1, as the hook does', async (t) => {
+  const home = homeWithLogs();
+  const only = { HOME: tempHome(), GEMINI_CLI_HOME: home };
+  const plain = json(['--since', 'all'], only);
+  t.equal(plain.total.calls, 5, 'five shell calls');
+  t.equal(plain.total.failed, 2, 'npm test -- --fail and ls /nonexistent: exit 2 in the frame');
+  t.equal(plain.total.applied, 0, 'without the opt-in the hook replies nothing');
+  t.equal(plain.total.bytesDelivered, plain.total.bytesIn, 'so everything is delivered as it was');
+  const opted = json(['--since', 'all'], { ...only, OMNI_REPLACE_AS_ERROR: '1' });
+  t.ok(opted.total.applied > 0, 'with it, successes are distilled');
+  t.ok(opted.total.bytesDelivered < plain.total.bytesDelivered, `${plain.total.bytesDelivered} -> ${opted.total.bytesDelivered} B`);
+  t.equal(opted.total.failedBytes, plain.total.failedBytes, 'failures still verbatim');
+  const fam = Object.fromEntries(opted.byFamily.map((r: any) => [r.family, r]));
+  t.equal(fam.test.failed, 1);
+  t.ok(fam.test.bytesDelivered >= fam.test.failedBytes, 'the failing npm test is whole');
 });
 
 t.test('the user store and the host files are left alone', async (t) => {
@@ -230,8 +264,8 @@ t.test('malformed lines are counted and skipped, never fatal', async (t) => {
 t.test('where the logs are: CLAUDE_CONFIG_DIR and CODEX_HOME, --project, --since', async (t) => {
   const home = homeWithLogs();
   const all = json(['--since', 'all'], { HOME: home });
-  const moved = json(['--since', 'all'], { HOME: tempHome(), CLAUDE_CONFIG_DIR: join(home, '.claude'), CODEX_HOME: join(home, '.codex') });
-  t.same(moved.total, all.total, 'CLAUDE_CONFIG_DIR and CODEX_HOME are where the hosts said');
+  const moved = json(['--since', 'all'], { HOME: tempHome(), CLAUDE_CONFIG_DIR: join(home, '.claude'), CODEX_HOME: join(home, '.codex'), GEMINI_CLI_HOME: home });
+  t.same(moved.total, all.total, 'CLAUDE_CONFIG_DIR, CODEX_HOME and GEMINI_CLI_HOME are where the hosts said');
   t.equal(moved.hosts.claude.dir, join(home, '.claude'));
   const onlyClaude = json(['--since', 'all'], { HOME: tempHome(), CLAUDE_CONFIG_DIR: join(home, '.claude') });
   t.equal(onlyClaude.hosts.codex.files, 0, 'no Codex log there');
@@ -239,6 +273,7 @@ t.test('where the logs are: CLAUDE_CONFIG_DIR and CODEX_HOME, --project, --since
 
   const project = json(['--since', 'all', '--project', PROJECT], { HOME: home });
   t.same(project.total, all.total, '--project: the captured project holds every call');
+  t.equal(project.hosts.gemini.files, 1);
   const other = json(['--since', 'all', '--project', '/somewhere/else'], { HOME: home });
   t.equal(other.total.calls, 0, '--project elsewhere: nothing');
 
@@ -267,4 +302,36 @@ t.test('an empty machine and bad arguments', async (t) => {
   const orphan = json(['--since', 'all'], { HOME: home });
   t.equal(orphan.unpaired, 1, 'a result without its call is counted');
   t.equal(orphan.total.calls, 0, 'and not replayed');
+});
+
+t.test('on a terminal, a progress line on stderr, cleared at the end; stdout unchanged', async (t) => {
+  const { run } = await import('../../lib/cli/discover.js');
+  const { Writable } = await import('node:stream');
+  const sink = (tty: boolean) => {
+    const chunks: string[] = [];
+    const w = new Writable({ write: (c, _e, cb) => (chunks.push(c.toString()), cb()) });
+    (w as unknown as { isTTY: boolean }).isTTY = tty;
+    return { w, text: () => chunks.join('') };
+  };
+  const home = homeWithLogs();
+  const saved = { HOME: process.env.HOME, CLAUDE_CONFIG_DIR: process.env.CLAUDE_CONFIG_DIR, CODEX_HOME: process.env.CODEX_HOME };
+  process.env.HOME = home;
+  delete process.env.CLAUDE_CONFIG_DIR;
+  delete process.env.CODEX_HOME;
+  try {
+    const term = { out: sink(false), err: sink(true) };
+    t.equal(await run(['--since', 'all', '--json'], { stdout: term.out.w, stderr: term.err.w }), 0);
+    t.match(term.err.text(), /^\romni discover: .* read, \d+ results replayed/, 'a progress line');
+    t.ok(term.err.text().endsWith('\r\x1b[K'), 'cleared at the end');
+    const pipe = { out: sink(false), err: sink(false) };
+    t.equal(await run(['--since', 'all', '--json'], { stdout: pipe.out.w, stderr: pipe.err.w }), 0);
+    t.equal(pipe.err.text(), '', 'not a terminal: nothing on stderr');
+    const strip = (s: string) => s.replace(/"seconds": [\d.]+/, '');
+    t.equal(strip(term.out.text()), strip(pipe.out.text()), 'the same report either way');
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
 });

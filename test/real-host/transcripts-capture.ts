@@ -12,11 +12,13 @@
  * as the CLI wrote them; only the temporary directory (and its slug) is renamed to a fixed path
  * so reruns compare. Byte counts in the tests are taken from the copies.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { REPO, runClaude, slugOf, type RunResult } from './harness.js';
 import { runCodex } from './codex-harness.js';
 import type { CodexStep } from './codex-standin.js';
+import { runGemini } from './gemini-harness.js';
 
 const ROOT = join(REPO, 'test', 'fixtures', 'transcripts');
 const OUT = join(ROOT, 'claude');
@@ -71,6 +73,40 @@ const CODEX_SESSION: CodexStep[] = [
   { text: 'All steps done.' },
 ];
 
+/** Gemini CLI: one `gemini -p --yolo` session (no hooks); its chat log under ~/.gemini/tmp/. */
+const GEMINI_SESSION = [
+  { tool: 'run_shell_command', args: { command: 'npm test' } },
+  { tool: 'run_shell_command', args: { command: 'npm test -- --fail' } },
+  { tool: 'run_shell_command', args: { command: 'seq 1 2000' } },
+  { tool: 'run_shell_command', args: { command: 'cat server.log' } },
+  { tool: 'run_shell_command', args: { command: 'ls /nonexistent' } },
+  { text: 'All steps done.' },
+];
+
+async function captureGemini(): Promise<void> {
+  const g = await runGemini({ script: GEMINI_SESSION, withOmni: false, files: FILES, keep: true, timeoutMs: 180_000 });
+  console.log(`gemini exit ${g.exitCode}`);
+  const src = join(g.home, '.gemini', 'tmp');
+  const out = join(ROOT, 'gemini', 'tmp');
+  rmSync(join(ROOT, 'gemini'), { recursive: true, force: true });
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (p.includes('/chats/')) {
+        const dst = join(out, relative(src, p));
+        mkdirSync(join(dst, '..'), { recursive: true });
+        // The chat log names its project by the SHA-256 of the project path: rename that too.
+        const hash = (d: string) => createHash('sha256').update(d).digest('hex');
+        writeFileSync(dst, readFileSync(p, 'utf8').split(g.dir).join(FIXED).split(hash(g.proj)).join(hash(join(FIXED, 'proj'))));
+        console.log(relative(REPO, dst));
+      }
+    }
+  };
+  walk(src);
+  rmSync(g.dir, { recursive: true, force: true });
+}
+
 function copyTree(run: RunResult): string[] {
   const src = join(run.home, '.claude', 'projects');
   const copied: string[] = [];
@@ -93,6 +129,7 @@ function copyTree(run: RunResult): string[] {
 }
 
 async function main(): Promise<void> {
+  if (process.argv.includes('--gemini-only')) return captureGemini();
   rmSync(OUT, { recursive: true, force: true });
   const first = await runClaude({ script: SESSION_1, withOmni: false, files: FILES, tag: 'cap1', keep: true, timeoutMs: 180_000 });
   const second = await runClaude({ script: SESSION_2, withOmni: false, tag: 'cap2', after: first, keep: true, timeoutMs: 180_000 });
@@ -111,6 +148,7 @@ async function main(): Promise<void> {
   writeFileSync(dst, readFileSync(cx.rollout, 'utf8').split(cx.dir).join(FIXED));
   console.log(relative(REPO, dst));
   rmSync(cx.dir, { recursive: true, force: true });
+  await captureGemini();
 }
 
 main().catch((err) => {
