@@ -20,7 +20,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import split2 from 'split2';
 import type { Io } from './main.js';
@@ -58,11 +58,13 @@ export interface Call {
   host: HostName;
   tool: 'shell' | 'read';
   command: string;
-  /** The bytes the model got without omni (the text omni would distil, or the failure). */
+  /** The host said it failed: delivered verbatim, never distilled. */
   failed: boolean;
-  /** Failure text (verbatim), or null when the call is to be replayed. */
+  /** The text left as it was (a failure, or a result the hook would not touch); null when replayed. */
   failureText: string | null;
+  /** The hook payload rebuilt from the record (the reply writers read it). */
   payload: JsonObject;
+  /** The hook door's reading of the payload, when the result is to be replayed. */
   input: PostShellInput | PostReadInput | null;
   /** Where the host's log lies (Claude Code keeps persisted outputs beside it). */
   file: string;
@@ -113,15 +115,15 @@ function add(r: Row, o: { failed: boolean; applied: boolean; bytesIn: number; by
 // Where the hosts keep their logs.
 
 export function claudeDir(env: NodeJS.ProcessEnv): string {
-  return env.CLAUDE_CONFIG_DIR || join(env.HOME || '', '.claude');
+  return env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
 }
 
 export function codexDir(env: NodeJS.ProcessEnv): string {
-  return env.CODEX_HOME || join(env.HOME || '', '.codex');
+  return env.CODEX_HOME || join(env.HOME || homedir(), '.codex');
 }
 
 export function geminiDir(env: NodeJS.ProcessEnv): string {
-  return join(env.GEMINI_CLI_HOME || env.HOME || '', '.gemini');
+  return join(env.GEMINI_CLI_HOME || env.HOME || homedir(), '.gemini');
 }
 
 /** Gemini CLI names a project by the SHA-256 of its path. */
