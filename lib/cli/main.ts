@@ -18,6 +18,7 @@ const SUBCOMMANDS: Record<string, () => Promise<{ run: SubRun }>> = {
   doctor: () => import('./doctor.js'),
   retrieve: () => import('./retrieve.js'),
   stats: () => import('./stats.js'),
+  discover: () => import('./discover.js'),
   diff: () => import('./diff.js'),
   remember: () => import('./remember.js'),
   goal: () => import('./goal.js'),

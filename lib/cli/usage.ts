@@ -49,6 +49,16 @@ export const SUBCOMMAND_USAGE: readonly SubcommandUsage[] = [
     ],
   },
   {
+    name: 'discover',
+    synopsis: ['omni discover [--since 7d] [--project DIR] [--json]'],
+    summary: "replay your hosts' session logs through omni: what it would have delivered, per family, and the commands no distiller owns",
+    options: [
+      ['--since <duration>', '30m, 24h, 7d, 2w or all (results older than that are left out)'],
+      ['--project DIR', "only that project's sessions"],
+      ['--json', 'machine-readable'],
+    ],
+  },
+  {
     name: 'diff',
     synopsis: ['omni diff'],
     summary: 'the last distillation, raw against delivered',

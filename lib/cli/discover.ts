@@ -1,0 +1,705 @@
+/**
+ * `omni discover [--since 7d] [--project DIR] [--json]`: replays the shell and Read results the
+ * hosts kept in their own session logs through the one pipeline, and says what omni would have
+ * delivered, per command family, and which commands no distiller owns (what to write a rule for).
+ *
+ * - Sources: Claude Code's `$CLAUDE_CONFIG_DIR` (default `~/.claude`) `projects/<slug>/**.jsonl`,
+ *   each Bash/Read `tool_use` paired with its `tool_result` by id (the record's `toolUseResult`
+ *   is the tool_response a PostToolUse hook gets); Codex's `$CODEX_HOME` (default `~/.codex`)
+ *   `sessions/**\/rollout-*.jsonl`, whose `item_completed` CommandExecution records carry the
+ *   command, its output and its exit code; Gemini CLI's `$GEMINI_CLI_HOME` (default `~`)
+ *   `.gemini/tmp/<project>/chats/session-*.jsonl`, whose messages carry each tool call with its
+ *   result.
+ * - The replay is the hook door's own: the host adapter reads a PostToolUse payload rebuilt from
+ *   the record, lib/doors/distil-text.ts distils it (pipeline, archive, ledger, run record) and
+ *   the adapter's reply writer decides whether the host would have applied it. A failure (Claude
+ *   Code's `is_error`, Codex's non-zero exit) is never distilled: it counts as verbatim.
+ * - Nothing of the user's is written: the store is a throwaway in a temporary directory (and
+ *   OMNI_HOME points there for the run, so diagnostics go there too); the host's files are only
+ *   read. Files are streamed line by line (split2), so memory is bounded by the longest line.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import split2 from 'split2';
+import type { Io } from './main.js';
+import { formatBytes, parseSince } from './stats.js';
+import { routeCommand } from '../distillers/registry.js';
+import { commandHead } from '../doors/run-record.js';
+import { distilText, MAX_FULL_OUTPUT_BYTES } from '../doors/distil-text.js';
+import { LazyStore } from '../doors/store-access.js';
+import { LockBudget, openStore, type Store } from '../store/open.js';
+import { shellView } from '../doors/hook.js';
+import { WHOLE } from '../doors/model-view.js';
+import { claude } from '../hosts/claude.js';
+import { codex } from '../hosts/codex.js';
+import { gemini } from '../hosts/gemini.js';
+import { isObject, type HostAdapter, type JsonObject, type PostReadInput, type PostShellInput } from '../hosts/adapter.js';
+import { isOmniOwnCommand } from '../hosts/omni-command.js';
+import { passthroughRequested } from '../pipeline/passthrough.js';
+import type { PipelineContext } from '../pipeline/types.js';
+
+export const DEFAULT_SINCE = '7d';
+/** A longer line (one record) is skipped: it bounds the memory a replay needs. */
+export const MAX_LINE_BYTES = 64 << 20;
+/** Tool calls whose result has not come yet, kept for pairing; the oldest go first past this. */
+const MAX_PENDING_CALLS = 100_000;
+/** Results already replayed (a resumed session's file repeats its history), for deduplication. */
+const MAX_SEEN_RESULTS = 2_000_000;
+/** How many unowned commands the report lists. */
+export const TOP_UNOWNED = 10;
+const PROGRESS_MS = 250;
+
+export type HostName = 'claude' | 'codex' | 'gemini';
+
+/** One tool result as the host kept it, ready to replay. */
+export interface Call {
+  host: HostName;
+  tool: 'shell' | 'read';
+  command: string;
+  /** The host said it failed: delivered verbatim, never distilled. */
+  failed: boolean;
+  /** The text left as it was (a failure, or a result the hook would not touch); null when replayed. */
+  failureText: string | null;
+  /** The hook payload rebuilt from the record (the reply writers read it). */
+  payload: JsonObject;
+  /** The hook door's reading of the payload, when the result is to be replayed. */
+  input: PostShellInput | PostReadInput | null;
+  /** Where the host's log lies (Claude Code keeps persisted outputs beside it). */
+  file: string;
+}
+
+export interface Row {
+  calls: number;
+  failed: number;
+  /** Bytes of the failures, all delivered verbatim. */
+  failedBytes: number;
+  applied: number;
+  bytesIn: number;
+  bytesDelivered: number;
+  bytesSaved: number;
+}
+
+export interface DiscoverReport {
+  since: string;
+  period: string;
+  project: string | null;
+  hosts: Record<HostName, { dir: string; files: number; bytes: number }>;
+  lines: number;
+  malformed: number;
+  /** Results with no tool call in the same log (their command is unknown; not replayed). */
+  unpaired: number;
+  total: Row;
+  byFamily: Array<Row & { family: string }>;
+  /** Shell commands no specific distiller owns (route generic or none), most bytes first. */
+  unowned: Array<Row & { command: string; route: string }>;
+  seconds: number;
+}
+
+const emptyRow = (): Row => ({ calls: 0, failed: 0, failedBytes: 0, applied: 0, bytesIn: 0, bytesDelivered: 0, bytesSaved: 0 });
+
+function add(r: Row, o: { failed: boolean; applied: boolean; bytesIn: number; bytesDelivered: number }): void {
+  r.calls++;
+  if (o.failed) {
+    r.failed++;
+    r.failedBytes += o.bytesIn;
+  }
+  if (o.applied) r.applied++;
+  r.bytesIn += o.bytesIn;
+  r.bytesDelivered += o.bytesDelivered;
+  r.bytesSaved += o.bytesIn - o.bytesDelivered;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Where the hosts keep their logs.
+
+export function claudeDir(env: NodeJS.ProcessEnv): string {
+  return env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
+}
+
+export function codexDir(env: NodeJS.ProcessEnv): string {
+  return env.CODEX_HOME || join(env.HOME || homedir(), '.codex');
+}
+
+export function geminiDir(env: NodeJS.ProcessEnv): string {
+  return join(env.GEMINI_CLI_HOME || env.HOME || homedir(), '.gemini');
+}
+
+/** Gemini CLI names a project by the SHA-256 of its path. */
+export function geminiProjectHash(dir: string): string {
+  return createHash('sha256').update(resolve(dir)).digest('hex');
+}
+
+/** Claude Code's folder name for a project: every non-alphanumeric character becomes '-'. */
+export function claudeSlug(dir: string): string {
+  return resolve(dir).replace(/[^A-Za-z0-9]/g, '-');
+}
+
+interface LogFile {
+  host: HostName;
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+function walk(dir: string, keep: (name: string) => boolean, skipDir: (name: string) => boolean, out: string[]): void {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) {
+      if (!skipDir(e.name)) walk(p, keep, skipDir, out);
+    } else if (e.isFile() && keep(e.name)) out.push(p);
+  }
+}
+
+export function findLogs(env: NodeJS.ProcessEnv, opts: { from: number; project: string | null }): LogFile[] {
+  const files: LogFile[] = [];
+  const stat = (host: HostName, path: string) => {
+    try {
+      const s = statSync(path);
+      // A log last written before the window holds nothing inside it.
+      if (s.mtimeMs >= opts.from) files.push({ host, path, size: s.size, mtimeMs: s.mtimeMs });
+    } catch {
+      /* gone meanwhile */
+    }
+  };
+  const projects = join(claudeDir(env), 'projects');
+  const slug = opts.project ? claudeSlug(opts.project) : null;
+  let slugs: string[] = [];
+  try {
+    slugs = readdirSync(projects).filter((s) => !slug || s === slug);
+  } catch {
+    /* no Claude Code history */
+  }
+  for (const s of slugs) {
+    const found: string[] = [];
+    walk(join(projects, s), (n) => n.endsWith('.jsonl'), (n) => n === 'tool-results', found);
+    for (const p of found) stat('claude', p);
+  }
+  const rollouts: string[] = [];
+  walk(join(codexDir(env), 'sessions'), (n) => n.startsWith('rollout-') && n.endsWith('.jsonl'), () => false, rollouts);
+  for (const p of rollouts) stat('codex', p);
+  const chats: string[] = [];
+  walk(join(geminiDir(env), 'tmp'), (n) => n.startsWith('session-') && n.endsWith('.jsonl'), () => false, chats);
+  for (const p of chats.filter((c) => basename(dirname(c)) === 'chats')) stat('gemini', p);
+  // Oldest first: the ledger then sees the sessions in the order they happened.
+  return files.sort((a, b) => a.mtimeMs - b.mtimeMs || (a.path < b.path ? -1 : 1));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading records into calls. Each reader is fed one parsed record at a time.
+
+function timeOf(rec: JsonObject): number | null {
+  const t = typeof rec.timestamp === 'string' ? Date.parse(rec.timestamp) : NaN;
+  return Number.isNaN(t) ? null : t;
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((b) => (isObject(b) && b.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('\n');
+  return '';
+}
+
+interface Reader {
+  /** Calls found in this record. */
+  feed(rec: JsonObject): Call[];
+  /** Calls still held when the file ends. */
+  end?(): Call[];
+  unpaired: number;
+}
+
+/** Claude Code: `assistant` records hold tool_use blocks, `user` records the tool_result. */
+function claudeReader(file: string, opts: { from: number }, seen: Set<string>): Reader {
+  const pending = new Map<string, { name: string; input: JsonObject }>();
+  const r: Reader = {
+    unpaired: 0,
+    feed(rec) {
+      const content = isObject(rec.message) ? rec.message.content : undefined;
+      if (!Array.isArray(content)) return [];
+      if (rec.type === 'assistant') {
+        for (const b of content) {
+          if (!isObject(b) || b.type !== 'tool_use' || typeof b.id !== 'string' || !isObject(b.input)) continue;
+          if (b.name !== 'Bash' && b.name !== 'Read') continue;
+          pending.set(b.id, { name: b.name, input: b.input });
+          if (pending.size > MAX_PENDING_CALLS) pending.delete(pending.keys().next().value as string);
+        }
+        return [];
+      }
+      if (rec.type !== 'user') return [];
+      const calls: Call[] = [];
+      for (const b of content) {
+        if (!isObject(b) || b.type !== 'tool_result' || typeof b.tool_use_id !== 'string') continue;
+        const use = pending.get(b.tool_use_id);
+        if (!use) {
+          r.unpaired++;
+          continue;
+        }
+        pending.delete(b.tool_use_id);
+        const at = timeOf(rec);
+        if (at !== null && at < opts.from) continue;
+        if (seen.has(b.tool_use_id)) continue;
+        if (seen.size < MAX_SEEN_RESULTS) seen.add(b.tool_use_id);
+        const command = use.name === 'Bash' ? (typeof use.input.command === 'string' ? use.input.command : '') : `Read ${String(use.input.file_path ?? '')}`;
+        const tool = use.name === 'Bash' ? 'shell' : 'read';
+        if (b.is_error === true) {
+          calls.push({ host: 'claude', tool, command, failed: true, failureText: textOf(b.content), payload: {}, input: null, file });
+          continue;
+        }
+        // The PostToolUse payload the hook would have got for this call.
+        const payload: JsonObject = {
+          hook_event_name: 'PostToolUse',
+          session_id: typeof rec.sessionId === 'string' ? rec.sessionId : basename(file, '.jsonl'),
+          transcript_path: file,
+          cwd: typeof rec.cwd === 'string' ? rec.cwd : '',
+          tool_name: use.name,
+          tool_input: use.input,
+          tool_response: rec.toolUseResult as JsonObject,
+          tool_use_id: b.tool_use_id,
+          ...(typeof rec.agentId === 'string' && rec.isSidechain === true ? { agent_id: rec.agentId } : {}),
+        };
+        const input = claude.read(payload);
+        const ok = input && input.kind === 'post-tool' && input.tool !== 'mcp' ? input : null;
+        calls.push({ host: 'claude', tool, command, failed: false, failureText: ok ? null : textOf(b.content), payload, input: ok, file });
+      }
+      return calls;
+    },
+  };
+  return r;
+}
+
+function codexCommand(cmd: unknown): string {
+  if (typeof cmd === 'string') return cmd;
+  if (!Array.isArray(cmd) || !cmd.every((w) => typeof w === 'string')) return '';
+  // `["/bin/bash", "-lc", "<line>"]`: the line is what the model asked for.
+  if (cmd.length === 3 && /(^|\/)(ba|z|da)?sh$/.test(cmd[0]) && /^-l?c$/.test(cmd[1])) return cmd[2];
+  return cmd.join(' ');
+}
+
+/**
+ * The text Codex hands a PostToolUse hook as `tool_response`: the model's function_call_output
+ * without Codex's frame (chunk id, wall time, exit line, token count, `Output:`).
+ */
+export function codexBody(output: string): string {
+  const at = output.indexOf('\nOutput:\n');
+  return at >= 0 && output.startsWith('Chunk ID:') ? output.slice(at + '\nOutput:\n'.length) : output;
+}
+
+/**
+ * Codex: an `item_completed` CommandExecution record (command, exit code, cwd) comes first, then
+ * the `function_call_output` the model was sent, with the same call id. The replay distils the
+ * latter's body, as the hook does with `tool_response`; the record's `aggregated_output` (up to
+ * 64 KiB, more than the model saw) stands in only when the output never came.
+ */
+function codexReader(file: string, opts: { from: number; project: string | null }, seen: Set<string>): Reader {
+  let sessionId = basename(file, '.jsonl');
+  let cwd = '';
+  const pending = new Map<string, { command: string; exit: number | null; cwd: string; fallback: string }>();
+  const callOf = (id: string, item: { command: string; exit: number | null; cwd: string }, output: string): Call[] => {
+    const key = `codex:${sessionId}:${id}`;
+    if (seen.has(key)) return [];
+    if (seen.size < MAX_SEEN_RESULTS) seen.add(key);
+    if (opts.project && resolve(item.cwd || '/') !== resolve(opts.project)) return [];
+    // A failure, or an exit the log does not say: the hook leaves it untouched.
+    if (item.exit !== 0) return [{ host: 'codex', tool: 'shell', command: item.command, failed: item.exit !== null, failureText: output, payload: {}, input: null, file }];
+    const input: PostShellInput = { host: 'codex', event: 'PostToolUse', sessionId, agentId: 'main', cwd: item.cwd || undefined, kind: 'post-tool', tool: 'shell', command: item.command, output, failed: false, exitCode: 0 };
+    return [{ host: 'codex', tool: 'shell', command: item.command, failed: false, failureText: null, payload: { hook_event_name: 'PostToolUse', tool_response: output }, input, file }];
+  };
+  const r: Reader & { end(): Call[] } = {
+    unpaired: 0,
+    feed(rec) {
+      const p = rec.payload;
+      if (!isObject(p)) return [];
+      if (rec.type === 'session_meta' && typeof p.id === 'string') sessionId = p.id;
+      if (rec.type === 'turn_context' && typeof p.cwd === 'string') cwd = p.cwd;
+      const at = timeOf(rec);
+      if (rec.type === 'event_msg' && p.type === 'item_completed' && isObject(p.item) && p.item.type === 'CommandExecution') {
+        const item = p.item;
+        if (typeof item.id !== 'string' || (at !== null && at < opts.from)) return [];
+        pending.set(item.id, {
+          command: codexCommand(item.command),
+          exit: typeof item.exit_code === 'number' ? item.exit_code : null,
+          cwd: typeof item.cwd === 'string' ? item.cwd.replace(/^file:\/\//, '') : cwd,
+          fallback: typeof item.aggregated_output === 'string' ? item.aggregated_output : '',
+        });
+        if (pending.size > MAX_PENDING_CALLS) pending.delete(pending.keys().next().value as string);
+        return [];
+      }
+      if (rec.type === 'response_item' && p.type === 'function_call_output' && typeof p.call_id === 'string') {
+        const item = pending.get(p.call_id);
+        if (!item) return [];
+        pending.delete(p.call_id);
+        const out = typeof p.output === 'string' ? p.output : isObject(p.output) && typeof p.output.content === 'string' ? p.output.content : null;
+        return out === null ? [] : callOf(p.call_id, item, codexBody(out));
+      }
+      return [];
+    },
+    end() {
+      const calls = [...pending].flatMap(([id, item]) => callOf(id, item, item.fallback));
+      pending.clear();
+      return calls;
+    },
+  };
+  return r;
+}
+
+/**
+ * Gemini CLI: a chat log's first record names the session and the project (by hash); a
+ * `gemini` message record carries its tool calls, each with its args and its result (the
+ * record is written again as it grows, so a call is taken once, when it has its result).
+ */
+function geminiReader(file: string, opts: { from: number; project: string | null }, seen: Set<string>): Reader {
+  let sessionId = basename(file, '.jsonl');
+  let projectHash: string | null = null;
+  const wanted = opts.project ? geminiProjectHash(opts.project) : null;
+  return {
+    unpaired: 0,
+    feed(rec) {
+      if (typeof rec.sessionId === 'string' && typeof rec.projectHash === 'string') {
+        sessionId = rec.sessionId;
+        projectHash = rec.projectHash;
+        return [];
+      }
+      if (!Array.isArray(rec.toolCalls)) return [];
+      if (wanted && projectHash !== wanted) return [];
+      const calls: Call[] = [];
+      for (const tc of rec.toolCalls) {
+        if (!isObject(tc) || tc.name !== 'run_shell_command' || typeof tc.id !== 'string' || !isObject(tc.args) || !Array.isArray(tc.result)) continue;
+        const fr = tc.result.map((r) => (isObject(r) && isObject(r.functionResponse) ? r.functionResponse : null)).find((r) => r !== null);
+        const response = fr && isObject(fr.response) ? fr.response : null;
+        if (!response) continue;
+        const key = `gemini:${sessionId}:${tc.id}`;
+        if (seen.has(key)) continue;
+        const at = timeOf(tc) ?? timeOf(rec);
+        if (at !== null && at < opts.from) continue;
+        if (seen.size < MAX_SEEN_RESULTS) seen.add(key);
+        const llmContent = typeof response.output === 'string' ? response.output : '';
+        const error = tc.status === 'error' || (response.error !== undefined && response.error !== null);
+        // The AfterTool payload the hook would have got for this call.
+        const payload: JsonObject = {
+          hook_event_name: 'AfterTool',
+          session_id: sessionId,
+          transcript_path: file,
+          timestamp: typeof tc.timestamp === 'string' ? tc.timestamp : new Date(at ?? 0).toISOString(),
+          tool_name: 'run_shell_command',
+          tool_input: tc.args,
+          tool_response: { llmContent, returnDisplay: typeof tc.resultDisplay === 'string' ? tc.resultDisplay : '', ...(error ? { error: response.error ?? 'error' } : {}) },
+        };
+        const input = gemini.read(payload);
+        const shell = input && input.kind === 'post-tool' && input.tool === 'shell' ? input : null;
+        const command = typeof tc.args.command === 'string' ? tc.args.command : '';
+        // A failure, or a status the framing does not say: the hook leaves it untouched.
+        if (!shell || shell.failed !== false) calls.push({ host: 'gemini', tool: 'shell', command, failed: shell?.failed === true, failureText: shell ? shell.output : llmContent, payload, input: null, file });
+        else calls.push({ host: 'gemini', tool: 'shell', command, failed: false, failureText: null, payload, input: shell, file });
+      }
+      return calls;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The replay: what the hook door would have done with each result.
+
+interface Outcome {
+  failed: boolean;
+  applied: boolean;
+  bytesIn: number;
+  bytesDelivered: number;
+}
+
+const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
+
+/** Claude Code keeps a persisted output beside the log: `<session>/tool-results/<name>`. */
+function persistedText(call: Call, path: string): string | null {
+  const near = join(dirname(call.file), basename(call.file, '.jsonl'), 'tool-results', basename(path));
+  for (const p of [near, path]) {
+    try {
+      if (statSync(p).size > MAX_FULL_OUTPUT_BYTES) return null;
+      return readFileSync(p, 'utf8');
+    } catch {
+      /* try the next place */
+    }
+  }
+  return null;
+}
+
+const HOSTS: Record<HostName, HostAdapter> = { claude, codex, gemini };
+
+export async function replay(call: Call, store: LazyStore, env: NodeJS.ProcessEnv): Promise<Outcome> {
+  const input = call.input;
+  if (call.failed || !input) {
+    const n = bytes(call.failureText ?? '');
+    return { failed: call.failed, applied: false, bytesIn: n, bytesDelivered: n };
+  }
+  const host = HOSTS[call.host];
+  const ctx: PipelineContext = { door: 'hook', host: input.host, command: call.command, tool: input.tool === 'shell' ? 'Bash' : 'Read', sessionId: input.sessionId, agentId: input.agentId, cwd: input.cwd, exitCode: 0 };
+  const log = () => {};
+  if (input.tool === 'read') {
+    const content = input.content;
+    if (content === '' || !host.replyRead) return { failed: false, applied: false, bytesIn: 0, bytesDelivered: 0 };
+    const replyRead = host.replyRead;
+    let delivered = content;
+    const reply = await distilText(ctx, content, env, store, undefined, log, (res) => {
+      let out = res.output;
+      if (out.endsWith('\n') && !content.endsWith('\n')) out = out.slice(0, -1);
+      const reply = res.changed ? replyRead(call.payload, input, out) : '';
+      if (reply !== '') delivered = out;
+      return { reply, applied: reply !== '', view: WHOLE };
+    });
+    return { failed: false, applied: reply !== '', bytesIn: bytes(content), bytesDelivered: bytes(delivered) };
+  }
+  let text = input.output;
+  if (input.outputFile !== undefined) {
+    const full = persistedText(call, input.outputFile);
+    // Unreadable: the hook replies nothing and the host's own preview stands.
+    if (full === null) return { failed: false, applied: false, bytesIn: bytes(text), bytesDelivered: bytes(text) };
+    text = full.endsWith('\n') ? full.slice(0, -1) : full;
+  }
+  // Gemini CLI 0.61.0 takes a replacement only as the tool's error: the hook replies only when
+  // the user opted in (OMNI_REPLACE_AS_ERROR=1), so without it the result stands as it was.
+  const optedOut = host.replacesAsError === true && env.OMNI_REPLACE_AS_ERROR !== '1';
+  if (text === '' || optedOut || isOmniOwnCommand(call.command) || passthroughRequested(call.command, env)) {
+    return { failed: false, applied: false, bytesIn: bytes(text), bytesDelivered: bytes(text) };
+  }
+  const full = text;
+  let delivered = text;
+  const reply = await distilText(ctx, text, env, store, undefined, log, (res) => {
+    let out = res.output;
+    if (out.endsWith('\n') && !full.endsWith('\n')) out = out.slice(0, -1);
+    const reply = res.changed ? host.replyOutput(call.payload, input, out) : '';
+    if (reply !== '') delivered = out;
+    return { reply, applied: reply !== '', view: shellView(host, input, full, reply, out) };
+  });
+  return { failed: false, applied: reply !== '', bytesIn: bytes(full), bytesDelivered: bytes(delivered) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The run.
+
+/**
+ * No other process knows the throwaway store, so there is no lock to wait for and nothing to
+ * budget. A shared budget would also be spent by slow statements over a long replay, and
+ * lowering busy_timeout then runs a pragma while the ledger's iterator is open ("connection is
+ * busy"), which cost the ledger and the archive for the rest of the run.
+ */
+class NoWaitBudget extends LockBudget {
+  override charge(): void {}
+}
+
+/** The hook door's LazyStore over the throwaway store, with its own budget. */
+class ThrowawayStore extends LazyStore {
+  private own: Store | null = null;
+  constructor(private readonly dir: string) {
+    super(dir);
+  }
+  override get(): Store | null {
+    this.own ??= openStore({ home: this.dir, budget: new NoWaitBudget(BUSY_TIMEOUT) });
+    return this.own;
+  }
+  override close(): void {
+    try {
+      this.own?.close();
+    } catch {
+      /* best effort: the directory goes next */
+    }
+    this.own = null;
+  }
+}
+const BUSY_TIMEOUT = 2000;
+
+export interface DiscoverOptions {
+  since: string;
+  project: string | null;
+  env: NodeJS.ProcessEnv;
+  /** Called now and then with the bytes read so far (the progress line). */
+  progress?: (readBytes: number, totalBytes: number, calls: number) => void;
+}
+
+export async function discover(opts: DiscoverOptions): Promise<DiscoverReport> {
+  const t0 = Date.now();
+  const ms = parseSince(opts.since);
+  if (ms === null) throw new Error(`--since takes a duration like 30m, 24h, 7d, 2w or 'all' (got '${opts.since}')`);
+  const from = ms === Infinity ? 0 : Date.now() - ms;
+  const files = findLogs(opts.env, { from, project: opts.project });
+  const totalBytes = files.reduce((n, f) => n + f.size, 0);
+  const hosts: DiscoverReport['hosts'] = {
+    claude: { dir: claudeDir(opts.env), files: 0, bytes: 0 },
+    codex: { dir: codexDir(opts.env), files: 0, bytes: 0 },
+    gemini: { dir: geminiDir(opts.env), files: 0, bytes: 0 },
+  };
+  for (const f of files) {
+    hosts[f.host].files++;
+    hosts[f.host].bytes += f.size;
+  }
+
+  // The throwaway store, and OMNI_HOME pointing at it, so nothing of the user's is written.
+  const home = mkdtempSync(join(tmpdir(), 'omni-discover-'));
+  const saved = process.env.OMNI_HOME;
+  process.env.OMNI_HOME = home;
+  const env: NodeJS.ProcessEnv = { ...opts.env, OMNI_HOME: home };
+  delete env.OMNI_PASSTHROUGH;
+  const store = new ThrowawayStore(home);
+
+  const total = emptyRow();
+  const byFamily = new Map<string, Row>();
+  const unowned = new Map<string, Row & { command: string; route: string }>();
+  const seen = new Set<string>();
+  let lines = 0;
+  let malformed = 0;
+  let unpaired = 0;
+  let readBytes = 0;
+  let lastProgress = 0;
+  const account = async (call: Call) => {
+    let o: Outcome;
+    try {
+      o = await replay(call, store, env);
+    } catch {
+      // Fail open, as the hook does: an internal fault leaves the result untouched.
+      const n = bytes(call.failureText ?? (call.input && call.input.tool === 'shell' ? call.input.output : call.input?.content ?? ''));
+      o = { failed: call.failed, applied: false, bytesIn: n, bytesDelivered: n };
+    }
+    add(total, o);
+    const route = routeCommand(call.command);
+    const family = call.tool === 'read' ? 'read (Read tool)' : route.family;
+    if (!byFamily.has(family)) byFamily.set(family, emptyRow());
+    add(byFamily.get(family)!, o);
+    if (call.tool === 'shell' && !route.known) {
+      const head = commandHead(call.command) ?? '(empty)';
+      if (!unowned.has(head)) unowned.set(head, { ...emptyRow(), command: head, route: route.distiller ? route.reason : `passed through: ${route.reason}` });
+      add(unowned.get(head)!, o);
+    }
+  };
+  try {
+    for (const f of files) {
+      const reader =
+        f.host === 'claude' ? claudeReader(f.path, { from }, seen)
+        : f.host === 'codex' ? codexReader(f.path, { from, project: opts.project }, seen)
+        : geminiReader(f.path, { from, project: opts.project }, seen);
+      const source = createReadStream(f.path, { highWaterMark: 1 << 20 });
+      source.on('data', (b) => (readBytes += b.length));
+      const lineStream = source.pipe(split2({ maxLength: MAX_LINE_BYTES, skipOverflow: true } as split2.Options));
+      source.on('error', (err) => lineStream.destroy(err));
+      try {
+        for await (const line of lineStream as AsyncIterable<string>) {
+          if (line === '') continue;
+          lines++;
+          let rec: unknown;
+          try {
+            rec = JSON.parse(line);
+          } catch {
+            malformed++;
+            continue;
+          }
+          if (!isObject(rec)) {
+            malformed++;
+            continue;
+          }
+          for (const call of reader.feed(rec)) await account(call);
+          if (opts.progress && Date.now() - lastProgress > PROGRESS_MS) {
+            lastProgress = Date.now();
+            opts.progress(readBytes, totalBytes, total.calls);
+          }
+        }
+      } catch {
+        // An unreadable file (gone, no permission) costs that file only.
+      }
+      for (const call of reader.end?.() ?? []) await account(call);
+      unpaired += reader.unpaired;
+    }
+  } finally {
+    store.close();
+    if (saved === undefined) delete process.env.OMNI_HOME;
+    else process.env.OMNI_HOME = saved;
+    rmSync(home, { recursive: true, force: true });
+  }
+  const bySaved = <T extends Row>(a: T & { k: string }, b: T & { k: string }) => b.bytesIn - a.bytesIn || (a.k < b.k ? -1 : 1);
+  return {
+    since: new Date(from).toISOString(),
+    period: opts.since,
+    project: opts.project ? resolve(opts.project) : null,
+    hosts,
+    lines,
+    malformed,
+    unpaired,
+    total,
+    byFamily: [...byFamily].map(([family, r]) => ({ family, ...r, k: family })).sort(bySaved).map(({ k: _k, ...r }) => r),
+    unowned: [...unowned.values()].map((r) => ({ ...r, k: r.command })).sort(bySaved).slice(0, TOP_UNOWNED).map(({ k: _k, ...r }) => r),
+    seconds: (Date.now() - t0) / 1000,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Printing.
+
+function pct(r: Row): string {
+  return r.bytesIn > 0 ? `${((100 * r.bytesSaved) / r.bytesIn).toFixed(1)}%` : '-';
+}
+
+/** Numbers right-aligned; names (the first column, and a trailing `route`) left-aligned. */
+function table(head: string[], rows: string[][]): string {
+  const all = [head, ...rows];
+  const w = head.map((_, i) => Math.max(...all.map((r) => r[i].length)));
+  const left = (i: number) => i === 0 || head[i] === 'route';
+  return all.map((r) => r.map((c, i) => (left(i) ? c.padEnd(w[i]) : c.padStart(w[i]))).join('  ').trimEnd()).join('\n') + '\n';
+}
+
+const cells = (r: Row) => [String(r.calls), String(r.failed), formatBytes(r.bytesIn), formatBytes(r.bytesDelivered), formatBytes(r.bytesSaved), pct(r)];
+
+export function formatReport(rep: DiscoverReport): string {
+  const t = rep.total;
+  const where = (['claude', 'codex', 'gemini'] as const).map((h) => `  ${h.padEnd(6)} ${rep.hosts[h].files} file${rep.hosts[h].files === 1 ? '' : 's'}, ${formatBytes(rep.hosts[h].bytes)} in ${rep.hosts[h].dir}`).join('\n');
+  let out =
+    `omni discover since ${rep.period === 'all' ? 'the beginning' : rep.since} (${rep.period})${rep.project ? `, project ${rep.project}` : ''}\n` +
+    `${where}\n` +
+    `${rep.lines} lines read, ${rep.malformed} malformed (skipped), ${rep.unpaired} results without their call\n` +
+    `${t.calls} shell and Read results, ${t.failed} failures (verbatim), ${t.applied} distilled: ${formatBytes(t.bytesIn)} -> ${formatBytes(t.bytesDelivered)}, ${formatBytes(t.bytesSaved)} saved (${pct(t)})\n`;
+  if (t.calls === 0) return out;
+  const head = ['calls', 'failed', 'bytes', 'delivered', 'saved', 'saved %'];
+  out += '\n' + table(['family', ...head], rep.byFamily.map((r) => [r.family, ...cells(r)]));
+  if (rep.unowned.length) {
+    out += `\nCommands no distiller owns, most bytes first (write a rule for these):\n`;
+    out += table(['command', ...head, 'route'], rep.unowned.map((r) => [r.command, ...cells(r), r.route]));
+  }
+  return out;
+}
+
+const USAGE = 'usage: omni discover [--since 7d] [--project DIR] [--json]\n';
+
+export async function run(argv: string[], io: Io): Promise<number> {
+  let since = DEFAULT_SINCE;
+  let project: string | null = null;
+  let json = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--json') json = true;
+    else if (a === '--since') since = argv[++i] ?? '';
+    else if (a.startsWith('--since=')) since = a.slice('--since='.length);
+    else if (a === '--project') project = argv[++i] ?? '';
+    else if (a.startsWith('--project=')) project = a.slice('--project='.length);
+    else {
+      io.stderr.write(`omni discover: unknown argument '${a}'\n${USAGE}`);
+      return 2;
+    }
+  }
+  if (parseSince(since) === null) {
+    io.stderr.write(`omni discover: --since takes a duration like 30m, 24h, 7d, 2w or 'all' (got '${since}')\n`);
+    return 2;
+  }
+  if (project === '') {
+    io.stderr.write(`omni discover: --project needs a directory\n${USAGE}`);
+    return 2;
+  }
+  const tty = (io.stderr as NodeJS.WriteStream).isTTY === true;
+  const progress = tty
+    ? (read: number, totalBytes: number, calls: number) => io.stderr.write(`\romni discover: ${formatBytes(read)} of ${formatBytes(totalBytes)} read, ${calls} results replayed\x1b[K`)
+    : undefined;
+  const rep = await discover({ since, project, env: process.env, progress });
+  if (tty) io.stderr.write('\r\x1b[K');
+  io.stdout.write(json ? JSON.stringify(rep, null, 2) + '\n' : formatReport(rep));
+  return 0;
+}
