@@ -25,6 +25,8 @@ import { CC } from './cc.js';
 import { BUNDLER } from './webpack.js';
 import { TSC } from './tsc.js';
 import { ESLINT } from './eslint.js';
+import { ruleSpec, ruleWhy } from './rule.js';
+import { loadRuleSet, type RuleSet, type RuleSource } from '../rules/load.js';
 
 /**
  * One entry per distiller. The registry is the only place that decides which distiller
@@ -94,12 +96,49 @@ export interface Route {
   known: boolean;
   /** The pre-hook may rewrite it into `omni exec`. */
   rewrite: boolean;
+  /** A rule owns it: its spec (rule specs are not in DISTILLERS) and where the rule lives. */
+  spec?: DistillerSpec;
+  rule?: { name: string; file: string; source: RuleSource };
+}
+
+/** Where to look for rules of one's own (lib/rules/load.ts). Without a scope no rule routes. */
+export interface RuleScope {
+  /** The working directory: its nearest `.omni/rules.json` is the project file. */
+  cwd?: string;
+  /** The omni home holding the user's rules.json and trusted-rules.json. */
+  home?: string;
+  /** A set loaded already (`omni rules test FILE`): used instead of reading files. */
+  set?: RuleSet;
+}
+
+const ruleSpecs = new WeakMap<object, DistillerSpec>();
+
+function ruleSetFor(scope: RuleScope): RuleSet | null {
+  if (scope.set) return scope.set;
+  try {
+    return loadRuleSet(scope.cwd, scope.home);
+  } catch {
+    return null; // fail open: a rules fault never costs the built-in routing
+  }
 }
 
 const NONE = (reason: string): Route => ({ distiller: null, family: 'none', reason, known: false, rewrite: false });
 
-/** Pure: which distiller owns the output of this command line. */
-export function routeCommand(command: string | undefined | null): Route {
+/**
+ * Which distiller owns the output of this command line. Pure without `rules`; with them it
+ * also reads the rules files (cached per process, re-checked by stat).
+ *
+ * Precedence, first that matches owns the output:
+ *   1. what is never distilled: OMNI_PASSTHROUGH, unbalanced quotes, `omni retrieve/diff`,
+ *      a tail that reshapes the output (`| jq`), several producers (generic);
+ *   2. trusted project rules (`<project>/.omni/rules.json`), in file order;
+ *   3. user rules (`$OMNI_HOME/rules.json`), in file order;
+ *   4. the built-in specific distillers below, most specific first;
+ *   5. generic.
+ * A rule owns its commands outright (it does not refine the built-in one): what it hides is
+ * what its patterns say, nothing else. Rules route by command only, never by sniffing.
+ */
+export function routeCommand(command: string | undefined | null, rules?: RuleScope): Route {
   if (!command || !command.trim()) return { distiller: 'generic', family: 'generic', reason: 'no command', known: false, rewrite: false };
   const a = analyzeCommand(command);
   if (a.passthroughPrefix) return NONE('OMNI_PASSTHROUGH=1');
@@ -112,6 +151,20 @@ export function routeCommand(command: string | undefined | null): Route {
     const t = basename(tail[0] ?? '');
     if (RESHAPING_TAILS.has(t)) return NONE(`| ${t} reshapes the output`);
     if (!KEEPING_TAILS.has(t)) argv = tail; // `| grep x` is owned by grep
+  }
+  const set = rules ? ruleSetFor(rules) : null;
+  if (set) {
+    for (const { rule, file } of set.active) {
+      let spec = ruleSpecs.get(rule);
+      if (!spec) ruleSpecs.set(rule, (spec = ruleSpec(file.source, rule)));
+      if (spec.matches!(argv, a)) {
+        return {
+          distiller: spec.name, family: spec.family, known: true, rewrite: false, spec,
+          reason: `${file.source} rule "${rule.name}" (${file.file}) owns ${ruleWhy(rule, argv)}`,
+          rule: { name: rule.name, file: file.file, source: file.source },
+        };
+      }
+    }
   }
   for (const spec of DISTILLERS) {
     if (spec.matches && spec.matches(argv, a)) {

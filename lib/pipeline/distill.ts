@@ -9,9 +9,9 @@ import { routeCommand, sniffDistiller, specByName } from '../distillers/registry
  */
 export function distill(ctx: PipelineContext, run: RunState): Transform {
   if (ctx.command) {
-    const route = routeCommand(ctx.command);
+    const route = routeCommand(ctx.command, { cwd: ctx.cwd, home: ctx.rules?.home, set: ctx.rules?.set });
     if (!route.distiller) run.passthrough = 'passthrough';
-    const spec = specByName(route.distiller ?? 'generic');
+    const spec = route.spec ?? specByName(route.distiller ?? 'generic');
     run.distiller = route.distiller ? spec.name : 'none';
     return spec.create(ctx, run);
   }
