@@ -19,12 +19,14 @@ import { MARKER_RE } from '../pipeline/marker.js';
 
 interface Opts { cwd: string; rest: string[] }
 
-function parseOpts(argv: string[]): Opts | string {
+/** `greedy`: after the first operand everything is the operand (`explain ls -la`). */
+function parseOpts(argv: string[], greedy: boolean): Opts | string {
   const rest: string[] = [];
   let cwd = process.cwd();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--cwd') {
+    if (greedy && rest.length) rest.push(a);
+    else if (a === '--cwd') {
       if (argv[i + 1] === undefined) return '--cwd needs a directory';
       cwd = resolve(argv[++i]);
     } else if (a.startsWith('--cwd=')) cwd = resolve(a.slice(6));
@@ -37,7 +39,7 @@ function parseOpts(argv: string[]): Opts | string {
 
 export async function run(argv: string[], io: Io): Promise<number> {
   const [sub, ...more] = argv;
-  const o = parseOpts(more);
+  const o = parseOpts(more, sub === 'explain');
   if (typeof o === 'string') {
     io.stderr.write(`omni rules: ${o}\n${subcommandHelp('rules')}`);
     return 2;

@@ -11,7 +11,7 @@
  * is parsed (and zod loaded) only when it exists.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync, writeFileSync, renameSync, mkdirSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync, writeFileSync, renameSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { omniHome } from '../store/open.js';
 import { logDiagnostic } from '../doors/diagnostics.js';
@@ -127,9 +127,18 @@ export function readTrust(home: string): Record<string, string> {
   return files;
 }
 
+/** A file's trust key: its real path, so a symlinked cwd (macOS /tmp, a host's own cwd) finds the same entry. */
+function trustKey(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return resolve(file);
+  }
+}
+
 /** Records `file`'s current contents as trusted. Returns the sha256 trusted. */
 export function trustFile(home: string, file: string): string {
-  const abs = resolve(file);
+  const abs = trustKey(file);
   const sha = createHash('sha256').update(readFileSync(abs)).digest('hex');
   const f = trustPath(home);
   let doc: { version: number; files: Record<string, { sha256: string; trustedAt: string }> } = { version: 1, files: {} };
@@ -153,7 +162,7 @@ export function readRulesFile(file: string, source: RuleSource, home: string): R
   const key = statKey(file);
   if (key === null) return null;
   const p = parseFile(file, key, home);
-  const trusted = source === 'user' || (p.sha256 !== '' && readTrust(home)[resolve(file)] === p.sha256);
+  const trusted = source === 'user' || (p.sha256 !== '' && readTrust(home)[trustKey(file)] === p.sha256);
   return { file, source, sha256: p.sha256, rules: p.rules, errors: p.errors, trusted };
 }
 

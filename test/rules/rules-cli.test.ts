@@ -94,6 +94,7 @@ t.test('omni rules explain: the owner, why, what it outranks, the files', async 
   const b = run(p, ['rules', 'explain', TAR_COMMAND]);
   t.match(b.stdout, /^owner: {4}rule:project:tar-members$/m);
   t.match(b.stdout, /^also: {5}user rule "user-tar" .* matches too, but ranks lower$/m);
+  t.match(run(p, ['rules', 'explain', 'tar', '-cvf', 'out.tar', 'src']).stdout, /^owner: {4}rule:project:tar-members$/m, 'unquoted: the words after explain are the command');
   t.match(run(p, ['rules', 'explain', 'npm test']).stdout, /^owner: {4}npm-test$/m, 'a command no rule owns: the built-in');
   t.match(run(p, ['rules', 'explain', 'tar -tf x.tar | jq .']).stdout, /^owner: {4}none .*\nwhy: {6}\| jq reshapes the output$/m);
 });

@@ -6,7 +6,7 @@
  * runs runHook with a real Claude Code Bash payload.
  */
 import t from 'tap';
-import { readFileSync, writeFileSync, utimesSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { routeCommand } from '../../lib/distillers/registry.js';
 import { loadRuleSet, trustFile, userRulesPath } from '../../lib/rules/load.js';
@@ -43,6 +43,9 @@ t.test('routing: an untrusted project rule routes nothing; trusted, it outranks 
   t.match(r.reason, /project rule "tar-members" .*owns program tar/);
   t.equal(routeCommand('cd src && tar -cvf ../x.tar .', { cwd: join(p.dir, 'src'), home: p.home }).distiller, 'rule:project:tar-members', 'a subdirectory of the project and a `cd … &&` prefix: same owner');
   t.equal(routeCommand(TAR_COMMAND).distiller, 'generic', 'without a scope (the pre-hook) no rule routes');
+  const link = join(p.home, 'linked-project');
+  symlinkSync(p.dir, link);
+  t.equal(routeCommand(TAR_COMMAND, { cwd: link, home: p.home }).distiller, 'rule:project:tar-members', 'a symlinked cwd finds the same trust entry');
   t.equal(routeCommand('tar -cvf x.tar src | jq .', scope).distiller, null, 'a reshaping tail still passes through');
   // Same size, new contents: the stat key changes with mtime; the hash no longer matches.
   const changed = readFileSync(p.rulesFile, 'utf8').replace('"member"', '"MEMBER"');
@@ -97,6 +100,10 @@ t.test('a trusted rule whose pattern matches every line still shows the error li
   const out = r.output.toString();
   t.match(out, /^\[omni: 27 lines hidden by rule hide-all — omni retrieve [0-9a-f]{16}\]\n/);
   t.ok(out.endsWith('tar: missing.txt: Cannot stat: No such file or directory\ntar: Exiting with failure status due to previous errors\n'), 'both of tar\'s error lines stay, verbatim');
+  // Signal lines (warnings, verdicts) stay as well: a run of hidden lines ends at each.
+  const mixed = TAR_VERBOSE.replace('src/app.conf\n', 'tar: src/app.conf: file changed as we read it (warning)\n12 files changed\n');
+  const m = (await distill(mixed, { command: TAR_COMMAND, cwd: p.dir, rules: { home: p.home }, exitCode: 0 }, p.home)).output.toString();
+  t.match(m, /^\[omni: 10 lines hidden by rule hide-all — omni retrieve [0-9a-f]{16}\]\ntar: src\/app\.conf: file changed as we read it \(warning\)\n12 files changed\n\[omni: 16 lines hidden by rule hide-all — omni retrieve [0-9a-f]{16}\]\n$/);
 });
 
 t.test('structured output is never touched by a rule', async (t) => {
