@@ -85,7 +85,7 @@ async function explain(o: Opts, home: string, io: Io): Promise<number> {
   out.push(`why:      ${route.reason}`);
   if (route.rule) out.push(`built-in: ${builtin.distiller ?? 'none'} (${builtin.reason}), outranked by the rule`);
   const shadowed = set.active.filter(({ rule, file }) => ruleMatches(rule, argv) && ruleDistillerName(file.source, rule) !== route.distiller);
-  for (const { rule, file } of shadowed) out.push(`also:     ${file.source} rule "${rule.name}" (${file.file}) matches too, but ranks lower`);
+  for (const { rule, file } of shadowed) out.push(`also:     ${file.source} rule "${rule.name}" (${file.file}) matches ${route.rule ? 'too, but ranks lower' : 'but does not apply'}`);
   out.push('rules files (first owns: project, then user, then the built-in distillers):');
   if (!set.files.length) out.push(`  none (user: ${userRulesPath(home)}; project: .omni/rules.json in ${o.cwd} or above)`);
   for (const f of set.files) out.push(describe(f));

@@ -113,6 +113,13 @@ export interface RuleScope {
 
 const ruleSpecs = new WeakMap<object, DistillerSpec>();
 
+/**
+ * Distillers whose every line is the answer (a file's contents, a listing, search matches,
+ * git history and diffs): no rule outranks them, so a rule cannot hide a row of `ls`, a line
+ * of `cat ci.yml` (YAML the guard may not call structured) or a commit of `git log`.
+ */
+const ANSWERS: DistillerSpec[] = [READ, ENUMERATION, SEARCH, GIT, GIT_STATUS];
+
 function ruleSetFor(scope: RuleScope): RuleSet | null {
   if (scope.set) return scope.set;
   try {
@@ -131,10 +138,11 @@ const NONE = (reason: string): Route => ({ distiller: null, family: 'none', reas
  * Precedence, first that matches owns the output:
  *   1. what is never distilled: OMNI_PASSTHROUGH, unbalanced quotes, `omni retrieve/diff`,
  *      a tail that reshapes the output (`| jq`), several producers (generic);
- *   2. trusted project rules (`<project>/.omni/rules.json`), in file order;
- *   3. user rules (`$OMNI_HOME/rules.json`), in file order;
- *   4. the built-in specific distillers below, most specific first;
- *   5. generic.
+ *   2. the answers (ANSWERS: reads, listings, searches, git log/diff/show/blame/status);
+ *   3. trusted project rules (`<project>/.omni/rules.json`), in file order;
+ *   4. user rules (`$OMNI_HOME/rules.json`), in file order;
+ *   5. the other built-in specific distillers below, most specific first;
+ *   6. generic.
  * A rule owns its commands outright (it does not refine the built-in one): what it hides is
  * what its patterns say, nothing else. Rules route by command only, never by sniffing.
  */
@@ -153,17 +161,23 @@ export function routeCommand(command: string | undefined | null, rules?: RuleSco
     if (!KEEPING_TAILS.has(t)) argv = tail; // `| grep x` is owned by grep
   }
   const set = rules ? ruleSetFor(rules) : null;
-  if (set) {
+  if (set && set.active.length) {
+    const answer = ANSWERS.find((spec) => spec.matches!(argv, a));
     for (const { rule, file } of set.active) {
       let spec = ruleSpecs.get(rule);
       if (!spec) ruleSpecs.set(rule, (spec = ruleSpec(file.source, rule)));
-      if (spec.matches!(argv, a)) {
+      if (!spec.matches!(argv, a)) continue;
+      if (answer) {
         return {
-          distiller: spec.name, family: spec.family, known: true, rewrite: false, spec,
-          reason: `${file.source} rule "${rule.name}" (${file.file}) owns ${ruleWhy(rule, argv)}`,
-          rule: { name: rule.name, file: file.file, source: file.source },
+          distiller: answer.name, family: answer.family, known: true, rewrite: !!answer.rewrite && !a.tail,
+          reason: `owned by ${answer.name}: its output is the answer (file contents, listings, matches, history), which no rule may hide; ${file.source} rule "${rule.name}" matches but does not apply`,
         };
       }
+      return {
+        distiller: spec.name, family: spec.family, known: true, rewrite: false, spec,
+        reason: `${file.source} rule "${rule.name}" (${file.file}) owns ${ruleWhy(rule, argv)}`,
+        rule: { name: rule.name, file: file.file, source: file.source },
+      };
     }
   }
   for (const spec of DISTILLERS) {

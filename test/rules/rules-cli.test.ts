@@ -95,6 +95,11 @@ t.test('omni rules explain: the owner, why, what it outranks, the files', async 
   t.match(b.stdout, /^owner: {4}rule:project:tar-members$/m);
   t.match(b.stdout, /^also: {5}user rule "user-tar" .* matches too, but ranks lower$/m);
   t.match(run(p, ['rules', 'explain', 'tar', '-cvf', 'out.tar', 'src']).stdout, /^owner: {4}rule:project:tar-members$/m, 'unquoted: the words after explain are the command');
+  writeFileSync(userRulesPath(p.home), JSON.stringify({ rules: [{ ...TAR_RULE, name: 'user-cat', match: { program: 'cat' } }] }));
+  const answer = run(p, ['rules', 'explain', 'cat ci.yml']);
+  t.match(answer.stdout, /^owner: {4}read$/m);
+  t.match(answer.stdout, /^why: {6}owned by read: its output is the answer .*rule "user-cat" matches but does not apply$/m);
+  t.match(answer.stdout, /^also: {5}user rule "user-cat" .* matches but does not apply$/m);
   t.match(run(p, ['rules', 'explain', 'npm test']).stdout, /^owner: {4}npm-test$/m, 'a command no rule owns: the built-in');
   t.match(run(p, ['rules', 'explain', 'tar -tf x.tar | jq .']).stdout, /^owner: {4}none .*\nwhy: {6}\| jq reshapes the output$/m);
 });

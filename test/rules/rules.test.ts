@@ -58,11 +58,22 @@ t.test('routing: an untrusted project rule routes nothing; trusted, it outranks 
 
 t.test('precedence: trusted project rules, then user rules, then built-in distillers', async (t) => {
   const p = project({ rules: [{ ...TAR_RULE, name: 'project-tar' }] });
-  writeFileSync(userRulesPath(p.home), JSON.stringify({ rules: [{ ...TAR_RULE, name: 'user-tar' }, { ...TAR_RULE, name: 'user-git-log', match: { program: 'git', subcommand: 'log' } }] }));
+  writeFileSync(userRulesPath(p.home), JSON.stringify({ rules: [
+    { ...TAR_RULE, name: 'user-tar' },
+    { ...TAR_RULE, name: 'user-npm-test', match: { program: 'npm', subcommand: 'test' } },
+    { ...TAR_RULE, name: 'user-git', match: { program: 'git' } },
+    { ...TAR_RULE, name: 'user-cat', match: { program: ['cat', 'ls', 'grep'] } },
+  ] }));
   const scope = { cwd: p.dir, home: p.home };
   t.equal(routeCommand(TAR_COMMAND, scope).distiller, 'rule:user:user-tar', 'the user file needs no trust; untrusted project rules are skipped');
-  t.equal(routeCommand('git log --oneline', scope).distiller, 'rule:user:user-git-log', 'a user rule outranks the built-in git distiller');
-  t.equal(routeCommand('git status', scope).distiller, 'git-status', 'the subcommand must match');
+  t.equal(routeCommand('npm test', scope).distiller, 'rule:user:user-npm-test', 'a user rule outranks the built-in npm-test distiller');
+  t.equal(routeCommand('npm ci', scope).distiller, 'install', 'the subcommand must match');
+  t.equal(routeCommand('git fetch origin', scope).distiller, 'rule:user:user-git');
+  for (const [cmd, owner] of [['git log --oneline', 'git'], ['git status', 'git-status'], ['cat .github/workflows/ci.yml', 'read'], ['ls -la', 'enumeration'], ['grep -rn TODO lib', 'search']]) {
+    const r = routeCommand(cmd, scope);
+    t.equal(r.distiller, owner, `${cmd}: answers outrank every rule`);
+    t.match(r.reason, /is the answer .* rule "user-(git|cat)" matches but does not apply/);
+  }
   trustFile(p.home, p.rulesFile);
   t.equal(routeCommand(TAR_COMMAND, scope).distiller, 'rule:project:project-tar', 'trusted project rules come first');
 });
