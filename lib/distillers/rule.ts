@@ -41,12 +41,11 @@ const MAY_STATE_FAILURE = /error|fail|fatal|panic|exception|traceback|denied|can
 export function ruleHides(rule: Rule, l: Line): boolean {
   if (l.tier === 'failure' || l.tier === 'signal') return false;
   const t = textOf(l);
-  if (MAY_STATE_FAILURE.test(t)) return false;
   let hit = false;
   for (const re of rule.hide) if (re.test(t)) { hit = true; break; }
   if (!hit) return false;
   for (const re of rule.keep) if (re.test(t)) return false;
-  return true;
+  return !MAY_STATE_FAILURE.test(t);
 }
 
 export function ruleSpec(source: RuleSource, rule: Rule): DistillerSpec {

@@ -111,6 +111,12 @@ t.test('a trusted rule whose pattern matches every line still shows the error li
   const out = r.output.toString();
   t.match(out, /^\[omni: 27 lines hidden by rule hide-all — omni retrieve [0-9a-f]{16}\]\n/);
   t.ok(out.endsWith('tar: missing.txt: Cannot stat: No such file or directory\ntar: Exiting with failure status due to previous errors\n'), 'both of tar\'s error lines stay, verbatim');
+  // tar's last line is plain text to classify; a rule keeps it anyway (it says failure), even
+  // inside a run that pays for its marker (the line moved there from TAR_MISSING's end).
+  const exiting = 'tar: Exiting with failure status due to previous errors\n';
+  const inside = TAR_VERBOSE.replace('src/app.conf\n', exiting);
+  const e = (await distill(inside, { command: TAR_COMMAND, cwd: p.dir, rules: { home: p.home }, exitCode: 0 }, p.home)).output.toString();
+  t.match(e, /^\[omni: 10 lines hidden by rule hide-all — omni retrieve [0-9a-f]{16}\]\ntar: Exiting with failure status due to previous errors\n\[omni: 16 lines hidden/);
   // Signal lines (warnings, verdicts) stay as well: a run of hidden lines ends at each.
   const mixed = TAR_VERBOSE.replace('src/app.conf\n', 'tar: src/app.conf: file changed as we read it (warning)\n12 files changed\n');
   const m = (await distill(mixed, { command: TAR_COMMAND, cwd: p.dir, rules: { home: p.home }, exitCode: 0 }, p.home)).output.toString();
