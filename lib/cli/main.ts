@@ -24,6 +24,7 @@ const SUBCOMMANDS: Record<string, () => Promise<{ run: SubRun }>> = {
   goal: () => import('./goal.js'),
   session: () => import('./session.js'),
   mcp: () => import('./mcp.js'),
+  rules: () => import('./rules.js'),
 };
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {

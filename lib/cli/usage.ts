@@ -102,6 +102,17 @@ export const SUBCOMMAND_USAGE: readonly SubcommandUsage[] = [
     summary: 'MCP server on stdio (omni_run, omni_retrieve, omni_stats, omni_remember, omni_recall, omni_goal)',
   },
   {
+    name: 'rules',
+    synopsis: ["omni rules test [FILE] | explain '<command line>' | trust [FILE]   [--cwd <project dir>]"],
+    summary: 'rules of your own: run their examples, say who owns a command and why, trust a project file',
+    options: [
+      ['test [FILE]', 'every example through the real pipeline; a diff and exit 1 on a mismatch (FILE: just that file, trusted or not)'],
+      ['explain <cmd>', 'which distiller and which rules would own the command, and why'],
+      ['trust [FILE]', "trust a project file's exact contents (default: the project's .omni/rules.json)"],
+      ['--cwd <dir>', 'the project directory (default: the current one)'],
+    ],
+  },
+  {
     name: 'hooks',
     synopsis: ['omni --post-hook | --post-hook-failure | --pre-hook | --session-start | --session-end | --pre-compact | --hook'],
     summary: 'host hook entry points (read one JSON payload on stdin, always exit 0)',

@@ -25,6 +25,8 @@ import { CC } from './cc.js';
 import { BUNDLER } from './webpack.js';
 import { TSC } from './tsc.js';
 import { ESLINT } from './eslint.js';
+import { ruleSpec, ruleWhy } from './rule.js';
+import { loadRuleSet, type RuleSet, type RuleSource } from '../rules/load.js';
 
 /**
  * One entry per distiller. The registry is the only place that decides which distiller
@@ -94,12 +96,57 @@ export interface Route {
   known: boolean;
   /** The pre-hook may rewrite it into `omni exec`. */
   rewrite: boolean;
+  /** A rule owns it: its spec (rule specs are not in DISTILLERS) and where the rule lives. */
+  spec?: DistillerSpec;
+  rule?: { name: string; file: string; source: RuleSource };
+}
+
+/** Where to look for rules of one's own (lib/rules/load.ts). Without a scope no rule routes. */
+export interface RuleScope {
+  /** The working directory: its nearest `.omni/rules.json` is the project file. */
+  cwd?: string;
+  /** The omni home holding the user's rules.json and trusted-rules.json. */
+  home?: string;
+  /** A set loaded already (`omni rules test FILE`): used instead of reading files. */
+  set?: RuleSet;
+}
+
+const ruleSpecs = new WeakMap<object, DistillerSpec>();
+
+/**
+ * Distillers whose every line is the answer (a file's contents, a listing, search matches,
+ * git history and diffs): no rule outranks them, so a rule cannot hide a row of `ls`, a line
+ * of `cat ci.yml` (YAML the guard may not call structured) or a commit of `git log`.
+ */
+const ANSWERS: DistillerSpec[] = [READ, ENUMERATION, SEARCH, GIT, GIT_STATUS];
+
+function ruleSetFor(scope: RuleScope): RuleSet | null {
+  if (scope.set) return scope.set;
+  try {
+    return loadRuleSet(scope.cwd, scope.home);
+  } catch {
+    return null; // fail open: a rules fault never costs the built-in routing
+  }
 }
 
 const NONE = (reason: string): Route => ({ distiller: null, family: 'none', reason, known: false, rewrite: false });
 
-/** Pure: which distiller owns the output of this command line. */
-export function routeCommand(command: string | undefined | null): Route {
+/**
+ * Which distiller owns the output of this command line. Pure without `rules`; with them it
+ * also reads the rules files (cached per process, re-checked by stat).
+ *
+ * Precedence, first that matches owns the output:
+ *   1. what is never distilled: OMNI_PASSTHROUGH, unbalanced quotes, `omni retrieve/diff`,
+ *      a tail that reshapes the output (`| jq`), several producers (generic);
+ *   2. the answers (ANSWERS: reads, listings, searches, git log/diff/show/blame/status);
+ *   3. trusted project rules (`<project>/.omni/rules.json`), in file order;
+ *   4. user rules (`$OMNI_HOME/rules.json`), in file order;
+ *   5. the other built-in specific distillers below, most specific first;
+ *   6. generic.
+ * A rule owns its commands outright (it does not refine the built-in one): what it hides is
+ * what its patterns say, nothing else. Rules route by command only, never by sniffing.
+ */
+export function routeCommand(command: string | undefined | null, rules?: RuleScope): Route {
   if (!command || !command.trim()) return { distiller: 'generic', family: 'generic', reason: 'no command', known: false, rewrite: false };
   const a = analyzeCommand(command);
   if (a.passthroughPrefix) return NONE('OMNI_PASSTHROUGH=1');
@@ -112,6 +159,26 @@ export function routeCommand(command: string | undefined | null): Route {
     const t = basename(tail[0] ?? '');
     if (RESHAPING_TAILS.has(t)) return NONE(`| ${t} reshapes the output`);
     if (!KEEPING_TAILS.has(t)) argv = tail; // `| grep x` is owned by grep
+  }
+  const set = rules ? ruleSetFor(rules) : null;
+  if (set && set.active.length) {
+    const answer = ANSWERS.find((spec) => spec.matches!(argv, a));
+    for (const { rule, file } of set.active) {
+      let spec = ruleSpecs.get(rule);
+      if (!spec) ruleSpecs.set(rule, (spec = ruleSpec(file.source, rule)));
+      if (!spec.matches!(argv, a)) continue;
+      if (answer) {
+        return {
+          distiller: answer.name, family: answer.family, known: true, rewrite: !!answer.rewrite && !a.tail,
+          reason: `owned by ${answer.name}: its output is the answer (file contents, listings, matches, history), which no rule may hide; ${file.source} rule "${rule.name}" matches but does not apply`,
+        };
+      }
+      return {
+        distiller: spec.name, family: spec.family, known: true, rewrite: false, spec,
+        reason: `${file.source} rule "${rule.name}" (${file.file}) owns ${ruleWhy(rule, argv)}`,
+        rule: { name: rule.name, file: file.file, source: file.source },
+      };
+    }
   }
   for (const spec of DISTILLERS) {
     if (spec.matches && spec.matches(argv, a)) {

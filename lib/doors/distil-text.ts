@@ -44,6 +44,8 @@ export async function distilText<R>(
 ): Promise<R> {
   const [{ distillBuffer }, { RunBook }] = await Promise.all([import('../pipeline/run.js'), import('./run-record.js')]);
   ctx.archive = store.archive();
+  // Rules of one's own are read from the omni home the host's env names, not this process's.
+  if (env.OMNI_HOME && !ctx.rules) ctx.rules = { home: env.OMNI_HOME };
   const book = new RunBook(ctx, store);
   book.attachLedger(env);
   const input = Buffer.from(text, 'utf8');

@@ -9,9 +9,12 @@ import { routeCommand, sniffDistiller, specByName } from '../distillers/registry
  */
 export function distill(ctx: PipelineContext, run: RunState): Transform {
   if (ctx.command) {
-    const route = routeCommand(ctx.command);
+    // Rules of one's own belong to a place: a door names its cwd (or a set is given). A bare
+    // library call with neither stays a pure function of its input.
+    const scope = ctx.cwd || ctx.rules ? { cwd: ctx.cwd, home: ctx.rules?.home, set: ctx.rules?.set } : undefined;
+    const route = routeCommand(ctx.command, scope);
     if (!route.distiller) run.passthrough = 'passthrough';
-    const spec = specByName(route.distiller ?? 'generic');
+    const spec = route.spec ?? specByName(route.distiller ?? 'generic');
     run.distiller = route.distiller ? spec.name : 'none';
     return spec.create(ctx, run);
   }

@@ -103,6 +103,11 @@ export interface PipelineContext {
   holdIdleMs?: number;
   /** Receipt store for removed bytes. Without it nothing may be removed. */
   archive?: Archive;
+  /**
+   * Rules of one's own (lib/rules/load.ts): the omni home holding the user's rules (default
+   * `$OMNI_HOME` of this process), or a set loaded already (`omni rules test`).
+   */
+  rules?: { home?: string; set?: import('../rules/load.js').RuleSet };
   /** Extra stage inserted before render (the ledger), built by the door with the run's state. */
   ledger?: (run: { passthrough: string | null }) => import('node:stream').Transform;
 }

@@ -11,7 +11,7 @@ import { omni, ROOT } from '../helpers/omni.js';
 import { INSTALLERS } from '../../lib/hosts/installers.js';
 import { SUBCOMMAND_USAGE } from '../../lib/cli/usage.js';
 
-const SUBCOMMANDS = ['exec', 'pipe', 'retrieve', 'stats', 'discover', 'diff', 'init', 'doctor', 'remember', 'goal', 'session', 'mcp'];
+const SUBCOMMANDS = ['exec', 'pipe', 'retrieve', 'stats', 'discover', 'diff', 'init', 'doctor', 'remember', 'goal', 'session', 'mcp', 'rules'];
 
 const flagsIn = (s: string) => new Set([...s.matchAll(/(?<![\w-])--?[a-z][a-z-]*/g)].map((m) => m[0]));
 

@@ -1,0 +1,192 @@
+/**
+ * `omni rules test [FILE]`, `omni rules explain '<command line>'`, `omni rules trust [FILE]`:
+ * rules of one's own (lib/rules/load.ts), checked through the real pipeline.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Io } from './main.js';
+import { subcommandHelp } from './usage.js';
+import { omniHome } from '../store/open.js';
+import { findProjectRules, loadRuleSet, readRulesFile, ruleSetOf, trustFile, userRulesPath, type RuleSet, type RulesFile } from '../rules/load.js';
+import type { Rule, RuleExample } from '../rules/schema.js';
+import { routeCommand } from '../distillers/registry.js';
+import { producerArgv, subcommand as subcommandOf } from '../distillers/shared.js';
+import { ruleMatches, ruleDistillerName } from '../distillers/rule.js';
+import { distillBuffer } from '../pipeline/run.js';
+import { LazyStore } from '../doors/store-access.js';
+import { MARKER_RE } from '../pipeline/marker.js';
+
+interface Opts { cwd: string; rest: string[] }
+
+/** `greedy`: after the first operand everything is the operand (`explain ls -la`). */
+function parseOpts(argv: string[], greedy: boolean): Opts | string {
+  const rest: string[] = [];
+  let cwd = process.cwd();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (greedy && rest.length) rest.push(a);
+    else if (a === '--cwd') {
+      if (argv[i + 1] === undefined) return '--cwd needs a directory';
+      cwd = resolve(argv[++i]);
+    } else if (a.startsWith('--cwd=')) cwd = resolve(a.slice(6));
+    else if (a === '--') rest.push(...argv.slice(i + 1)), (i = argv.length);
+    else if (a.startsWith('-') && a !== '-') return `unknown option ${a}`;
+    else rest.push(a);
+  }
+  return { cwd, rest };
+}
+
+export async function run(argv: string[], io: Io): Promise<number> {
+  const [sub, ...more] = argv;
+  const o = parseOpts(more, sub === 'explain');
+  if (typeof o === 'string') {
+    io.stderr.write(`omni rules: ${o}\n${subcommandHelp('rules')}`);
+    return 2;
+  }
+  const home = omniHome();
+  switch (sub) {
+    case 'test': return test(o, home, io);
+    case 'explain': return explain(o, home, io);
+    case 'trust': return trust(o, home, io);
+    default:
+      io.stderr.write(`${sub ? `omni rules: unknown subcommand ${sub}\n` : ''}${subcommandHelp('rules')}`);
+      return 2;
+  }
+}
+
+const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+function describe(f: RulesFile): string {
+  const state = f.errors.length ? `invalid (${count(f.errors.length, 'error')}), not used` : !f.trusted ? 'untrusted, ignored' : f.source === 'project' ? `trusted, ${count(f.rules.length, 'rule')}` : count(f.rules.length, 'rule');
+  return `  ${f.source.padEnd(8)}${f.file}: ${state}`;
+}
+
+function printProblems(set: RuleSet, io: Io): void {
+  for (const f of set.files) for (const e of f.errors) io.stderr.write(`omni rules: ${e}\n`);
+  for (const n of set.notices) if (!n.includes(' is not used: ')) io.stderr.write(`${n}\n`);
+}
+
+async function explain(o: Opts, home: string, io: Io): Promise<number> {
+  const command = o.rest.join(' ');
+  if (!command.trim()) {
+    io.stderr.write(`omni rules explain: give the command line to explain\n${subcommandHelp('rules')}`);
+    return 2;
+  }
+  const set = loadRuleSet(o.cwd, home);
+  printProblems(set, io);
+  const route = routeCommand(command, { set });
+  const builtin = routeCommand(command);
+  const argv = producerArgv(command);
+  const out: string[] = [];
+  out.push(`command:  ${command}`);
+  out.push(`producer: ${argv.length ? argv.join(' ') : '(none)'}${argv.length ? ` (program ${argv[0].slice(argv[0].lastIndexOf('/') + 1)}${subcommandOf(argv) ? `, subcommand ${subcommandOf(argv)}` : ''})` : ''}`);
+  out.push(`owner:    ${route.distiller ?? 'none (passed through byte for byte)'}`);
+  out.push(`why:      ${route.reason}`);
+  if (route.rule) out.push(`built-in: ${builtin.distiller ?? 'none'} (${builtin.reason}), outranked by the rule`);
+  const shadowed = set.active.filter(({ rule, file }) => ruleMatches(rule, argv) && ruleDistillerName(file.source, rule) !== route.distiller);
+  for (const { rule, file } of shadowed) out.push(`also:     ${file.source} rule "${rule.name}" (${file.file}) matches ${route.rule ? 'too, but ranks lower' : 'but does not apply'}`);
+  out.push('rules files (first owns: project, then user, then the built-in distillers):');
+  if (!set.files.length) out.push(`  none (user: ${userRulesPath(home)}; project: .omni/rules.json in ${o.cwd} or above)`);
+  for (const f of set.files) out.push(describe(f));
+  io.stdout.write(out.join('\n') + '\n');
+  return 0;
+}
+
+/** The command an example stands for: its own, or the rule's first program and subcommand. */
+const exampleCommand = (rule: Rule, ex: RuleExample): string => ex.command ?? [rule.programs[0], rule.subcommands?.[0]].filter(Boolean).join(' ');
+
+/** Handles are content hashes: an example may write any 16 hex digits, `<handle>` or `…`. */
+function normalize(text: string): string {
+  return text.split('\n').map((l) => {
+    const m = MARKER_RE.exec(l);
+    if (m) return `[omni: ${m[1]} — omni retrieve <handle>]`;
+    return l.replace(/^(\[omni: .* — omni retrieve )(<handle>|…|\.\.\.)\]$/, '$1<handle>]');
+  }).join('\n');
+}
+
+/** A line diff (LCS): `-` expected, `+` actual, ` ` both. Examples are small. */
+export function lineDiff(expected: string, actual: string): string[] {
+  const lines = (s: string) => (s.endsWith('\n') ? s.slice(0, -1) : s).split('\n');
+  const a = lines(expected);
+  const b = lines(actual);
+  if (a.length * b.length > 4_000_000) return [...a.map((l) => `-${l}`), ...b.map((l) => `+${l}`)];
+  const n = a.length, m = b.length;
+  const L: Uint32Array[] = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
+  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) L[i][j] = a[i] === b[j] ? L[i + 1][j + 1] + 1 : Math.max(L[i + 1][j], L[i][j + 1]);
+  const out: string[] = [];
+  let i = 0, j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && a[i] === b[j]) { out.push(` ${a[i]}`); i++; j++; }
+    else if (j < m && (i >= n || L[i][j + 1] >= L[i + 1][j])) out.push(`+${b[j++]}`);
+    else out.push(`-${a[i++]}`);
+  }
+  return out;
+}
+
+async function test(o: Opts, home: string, io: Io): Promise<number> {
+  let set: RuleSet;
+  if (o.rest[0]) {
+    // A file named on the command line is tested whether or not it is trusted: testing runs nothing.
+    const file = resolve(o.rest[0]);
+    const source = file === resolve(userRulesPath(home)) ? 'user' : 'project';
+    const f = readRulesFile(file, source, home);
+    if (!f) { io.stderr.write(`omni rules test: ${file}: no such file\n`); return 1; }
+    set = ruleSetOf([{ ...f, trusted: true }]);
+  } else {
+    set = loadRuleSet(o.cwd, home);
+  }
+  printProblems(set, io);
+  if (!set.files.length) {
+    io.stderr.write(`omni rules test: no rules file (user: ${userRulesPath(home)}; project: .omni/rules.json in ${o.cwd} or above)\n`);
+    return 1;
+  }
+  const tmp = mkdtempSync(join(tmpdir(), 'omni-rules-test-'));
+  const store = new LazyStore(tmp);
+  let failed = set.files.some((f) => f.errors.length > 0);
+  let ran = 0;
+  try {
+    for (const { rule, file } of set.active) {
+      if (!rule.examples.length) { io.stdout.write(`-    ${file.source} rule ${rule.name}: no examples\n`); continue; }
+      for (const [k, ex] of rule.examples.entries()) {
+        ran++;
+        const command = exampleCommand(rule, ex);
+        const label = `${file.source} rule ${rule.name} example ${k + 1} (${command})`;
+        const route = routeCommand(command, { set });
+        const mine = ruleDistillerName(file.source, rule);
+        const res = await distillBuffer({ door: 'pipe', command, cwd: o.cwd, exitCode: ex.exitCode, archive: store.archive(), rules: { set } }, Buffer.from(ex.input, 'utf8'));
+        const actual = normalize(res.output.toString('utf8'));
+        const expected = normalize(ex.output);
+        const problems: string[] = [];
+        if (route.distiller !== mine) problems.push(`  the command is owned by ${route.distiller ?? 'nothing'} (${route.reason}), not by this rule`);
+        if (actual !== expected) problems.push(`  output differs (- expected, + actual):`, ...lineDiff(expected, actual).map((l) => `  ${l}`));
+        if (problems.length) {
+          failed = true;
+          io.stdout.write(`FAIL ${label}\n${problems.join('\n')}\n`);
+        } else {
+          io.stdout.write(`ok   ${label}\n`);
+        }
+      }
+    }
+  } finally {
+    store.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  io.stdout.write(`${failed ? 'FAIL' : 'ok'}: ${count(ran, 'example')} run${set.notices.length ? `, ${count(set.notices.length, 'file')} not used` : ''}\n`);
+  return failed ? 1 : 0;
+}
+
+async function trust(o: Opts, home: string, io: Io): Promise<number> {
+  const file = o.rest[0] ? resolve(o.rest[0]) : findProjectRules(o.cwd, home);
+  if (!file) { io.stderr.write(`omni rules trust: no .omni/rules.json in ${o.cwd} or above\n`); return 1; }
+  const f = readRulesFile(file, 'project', home);
+  if (!f) { io.stderr.write(`omni rules trust: ${file}: no such file\n`); return 1; }
+  if (f.errors.length) {
+    for (const e of f.errors) io.stderr.write(`omni rules: ${e}\n`);
+    io.stderr.write(`omni rules trust: ${file} is not valid; nothing trusted\n`);
+    return 1;
+  }
+  const sha = trustFile(home, file);
+  io.stdout.write(`trusted ${file} (${count(f.rules.length, 'rule')}, sha256 ${sha}); a changed file needs trusting again\n`);
+  return 0;
+}

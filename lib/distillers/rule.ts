@@ -1,0 +1,62 @@
+import type { Line, PipelineContext } from '../pipeline/types.js';
+import type { RunState } from '../pipeline/stage.js';
+import type { DistillerSpec } from './registry.js';
+import type { Rule } from '../rules/schema.js';
+import type { RuleSource } from '../rules/load.js';
+import { plural, programOf, recognisedInPlace, RunHider, subcommand, textOf } from './shared.js';
+
+/**
+ * A user's or a project's rule as one more distiller spec. It only hides: a line one of its
+ * `hide` patterns matches, and no `keep` pattern does, goes behind a marker standing where
+ * its contiguous run stood (RunHider: archived first, and only when the marker pays). A
+ * failure or signal line is never hidden, whatever the rule says (classify decides that, not
+ * the rule), structured output never reaches it (guard passes it through first), and no text
+ * is ever rewritten.
+ */
+
+/** Does `rule` own the output of this producer argv? Program as `programOf`, subcommand as `subcommand`. */
+export function ruleMatches(rule: Rule, argv: string[]): boolean {
+  if (!rule.programs.includes(programOf(argv))) return false;
+  return rule.subcommands === null || rule.subcommands.includes(subcommand(argv));
+}
+
+/** Why it matched, for `omni rules explain`. */
+export function ruleWhy(rule: Rule, argv: string[]): string {
+  const sub = rule.subcommands === null ? '' : ` and subcommand ${subcommand(argv)}`;
+  return `program ${programOf(argv)}${sub}`;
+}
+
+export function ruleDistillerName(source: RuleSource, rule: Rule): string {
+  return `rule:${source}:${rule.name}`;
+}
+
+/**
+ * Words that may state a failure even where classify found none (`tar: Exiting with failure
+ * status due to previous errors` is text to classify). Built-in distillers know their tool;
+ * a rule is a pattern someone else wrote, possibly a broad one, so it keeps these too.
+ */
+const MAY_STATE_FAILURE = /error|fail|fatal|panic|exception|traceback|denied|cannot|can't|unable|abort|segfault|not found|no such/i;
+
+/** May this rule hide the line? Never a failure or signal line; a keep pattern wins over hide. */
+export function ruleHides(rule: Rule, l: Line): boolean {
+  if (l.tier === 'failure' || l.tier === 'signal') return false;
+  const t = textOf(l);
+  let hit = false;
+  for (const re of rule.hide) if (re.test(t)) { hit = true; break; }
+  if (!hit) return false;
+  for (const re of rule.keep) if (re.test(t)) return false;
+  return !MAY_STATE_FAILURE.test(t);
+}
+
+export function ruleSpec(source: RuleSource, rule: Rule): DistillerSpec {
+  return {
+    name: ruleDistillerName(source, rule),
+    family: 'rules',
+    matches: (argv) => ruleMatches(rule, argv),
+    rewrite: false,
+    create: (_ctx: PipelineContext, run: RunState) => {
+      const hider = new RunHider((h) => `${plural(h.length, rule.unit, rule.units)} hidden by rule ${rule.name}`);
+      return recognisedInPlace(run, hider, (l) => ruleHides(rule, l));
+    },
+  };
+}

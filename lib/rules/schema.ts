@@ -1,0 +1,142 @@
+/**
+ * The rules file format, validated with zod. zod costs ~100 ms to load, so it is required
+ * here on first use (a rules file exists), never at import: a hook call in a project with
+ * no rules file pays one stat per directory, nothing more.
+ */
+import { createRequire } from 'node:module';
+import type * as Zod from 'zod';
+
+/** One example of a rule: this input, through the real pipeline, must give this output. */
+export interface RuleExample {
+  /** The command line the example stands for (default: the rule's first program and subcommand). */
+  command?: string;
+  input: string;
+  output: string;
+  exitCode: number;
+}
+
+/** One validated rule. Patterns are compiled; `index` is its place in the file's `rules`. */
+export interface Rule {
+  name: string;
+  index: number;
+  programs: string[];
+  subcommands: string[] | null;
+  hide: RegExp[];
+  keep: RegExp[];
+  /** The noun a marker counts: "3 directory lines hidden". */
+  unit: string;
+  units: string;
+  examples: RuleExample[];
+}
+
+let zod: typeof Zod | undefined;
+function loadZod(): typeof Zod {
+  if (!zod) {
+    // A runtime require: esbuild leaves it alone, so zod is never parsed with the hot bundle.
+    const req = typeof require === 'function' ? require : createRequire(import.meta.url);
+    zod = req('zod') as typeof Zod;
+  }
+  return zod;
+}
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+function compiles(p: string): string | null {
+  try {
+    new RegExp(p);
+    return null;
+  } catch (e) {
+    return (e as Error).message.replace(/^Invalid regular expression: /, '');
+  }
+}
+
+let schema: Zod.ZodType | undefined;
+function rulesSchema(): Zod.ZodType {
+  if (schema) return schema;
+  const { z } = loadZod();
+  const pattern = z.string().min(1, 'an empty pattern matches every line').superRefine((p, ctx) => {
+    const err = compiles(p);
+    if (err) ctx.addIssue({ code: 'custom', message: `invalid regular expression: ${err}` });
+  });
+  const oneOrMany = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
+  const text = z.union([z.string(), z.array(z.string())]);
+  const example = z.strictObject({
+    command: z.string().min(1).optional(),
+    input: text,
+    output: text,
+    exitCode: z.number().int().min(0).max(255).optional(),
+  });
+  const rule = z.strictObject({
+    name: z.string().regex(NAME, 'letters, digits, ".", "_" and "-" only'),
+    match: z.strictObject({ program: oneOrMany, subcommand: oneOrMany.optional() }),
+    hide: z.array(pattern).min(1, 'a rule hides something: give at least one pattern'),
+    keep: z.array(pattern).optional(),
+    unit: z.string().min(1).max(40).optional(),
+    units: z.string().min(1).max(40).optional(),
+    examples: z.array(example).optional(),
+  });
+  schema = z.strictObject({
+    $schema: z.string().optional(),
+    version: z.literal(1).optional(),
+    rules: z.array(rule),
+  });
+  return schema;
+}
+
+/** `["a", "b"]` -> "a\nb\n"; a string stays as written. */
+const textOf = (t: string | string[]): string => (typeof t === 'string' ? t : t.map((l) => l + '\n').join(''));
+const listOf = (v: string | string[]): string[] => (typeof v === 'string' ? [v] : v);
+
+/** `rules[0].hide[2]` -> `hide[2]`. */
+function fieldOf(path: readonly PropertyKey[]): string {
+  let s = '';
+  for (const k of path) s += typeof k === 'number' ? `[${k}]` : s ? `.${String(k)}` : String(k);
+  return s || '(the rule itself)';
+}
+
+/**
+ * Validates a parsed rules file. Returns the rules, or the errors, each naming the file, the
+ * rule (by name when it has one) and the field. One bad rule rejects the file: a half-read
+ * file would be a rule set nobody wrote.
+ */
+export function validateRules(json: unknown, file: string): { rules: Rule[]; errors: string[] } {
+  const res = rulesSchema().safeParse(json);
+  const raw = (json && typeof json === 'object' ? (json as { rules?: unknown }).rules : undefined);
+  const nameAt = (i: number): string => {
+    const r = Array.isArray(raw) ? raw[i] : undefined;
+    const n = r && typeof r === 'object' ? (r as { name?: unknown }).name : undefined;
+    return typeof n === 'string' && n ? `rule "${n}" (rules[${i}])` : `rule #${i + 1} (rules[${i}])`;
+  };
+  if (!res.success) {
+    const errors = res.error.issues.map((iss) => {
+      const p = iss.path;
+      if (p[0] === 'rules' && typeof p[1] === 'number') return `${file}: ${nameAt(p[1])}: field ${fieldOf(p.slice(2))}: ${iss.message}`;
+      return `${file}: field ${fieldOf(p)}: ${iss.message}`;
+    });
+    return { rules: [], errors };
+  }
+  type Parsed = { rules: Array<{ name: string; match: { program: string | string[]; subcommand?: string | string[] }; hide: string[]; keep?: string[]; unit?: string; units?: string; examples?: Array<{ command?: string; input: string | string[]; output: string | string[]; exitCode?: number }> }> };
+  const parsed = res.data as Parsed;
+  const errors: string[] = [];
+  const seen = new Set<string>();
+  parsed.rules.forEach((r, i) => {
+    if (seen.has(r.name)) errors.push(`${file}: ${nameAt(i)}: field name: another rule in this file has the same name`);
+    seen.add(r.name);
+  });
+  if (errors.length) return { rules: [], errors };
+  const rules = parsed.rules.map((r, index): Rule => {
+    const unit = r.unit ?? 'line';
+    return {
+      name: r.name,
+      index,
+      programs: listOf(r.match.program),
+      subcommands: r.match.subcommand === undefined ? null : listOf(r.match.subcommand),
+      hide: r.hide.map((p) => new RegExp(p)),
+      keep: (r.keep ?? []).map((p) => new RegExp(p)),
+      unit,
+      units: r.units ?? `${unit}s`,
+      examples: (r.examples ?? []).map((e) => ({ command: e.command, input: textOf(e.input), output: textOf(e.output), exitCode: e.exitCode ?? 0 })),
+    };
+  });
+  return { rules, errors: [] };
+}
