@@ -203,10 +203,11 @@ export function openStore(opts: OpenOptions = {}): Store {
     let timeout = budget.allowance();
     const d = (db = new Ctor(file, { timeout }));
     /** Runs one step that may wait for a lock, within what is left of the budget. */
-    const guarded = <T>(fn: () => T): T => {
+    const guarded = <T>(fn: () => T, tune = true): T => {
       const allowed = budget.allowance();
-      // Only ever lowered: an idle budget costs no pragma per statement.
-      if (allowed !== timeout) {
+      // Only ever lowered: an idle budget costs no pragma per statement. Not while an iterator
+      // is open: SQLite refuses a pragma on a busy connection.
+      if (tune && allowed !== timeout) {
         d.pragma(`busy_timeout = ${allowed}`);
         timeout = allowed;
       }
@@ -238,12 +239,21 @@ export function openStore(opts: OpenOptions = {}): Store {
             run: (...a: unknown[]) => guarded(() => p.run(...a)),
             get: (...a: unknown[]) => guarded(() => p.get(...a)),
             all: (...a: unknown[]) => guarded(() => p.all(...a)),
-            // Each step may take the read lock, so each step is guarded.
+            // Each step may take the read lock, so each step is charged. A step that throws
+            // ends the iterator: a statement left open keeps the whole connection busy, and a
+            // long-lived process (the MCP server) keeps its connection.
             iterate: (...a: unknown[]) => {
               const it = p.iterate(...a);
               const step: IterableIterator<unknown> = {
                 [Symbol.iterator]: () => step,
-                next: () => guarded(() => it.next()),
+                next: () => {
+                  try {
+                    return guarded(() => it.next(), false);
+                  } catch (err) {
+                    try { it.return?.(); } catch { /* already failing */ }
+                    throw err;
+                  }
+                },
                 return: (v?: unknown) => it.return?.(v) ?? { done: true, value: v },
               };
               return step;
