@@ -67,7 +67,7 @@ export function chooseTransport(opts: Pick<InstallOptions, 'scope' | 'env'>, ver
   if (slot === 'foreign') return { kind: 'command', why: `~/.claude.json already has an MCP server named "${HOOK_SERVER}" that is not omni's hook server; left alone` };
   if (forced === 'mcp_tool' || forced === 'mcp') return { kind: 'mcp_tool', why: `OMNI_CLAUDE_TRANSPORT=${forced}` };
   if (!version) return { kind: 'command', why: 'Claude Code not found, so its version is unknown; mcp_tool handlers need ' + MIN_MCP_TOOL_VERSION + ' or later' };
-  if (compareVersions(version, MIN_MCP_TOOL_VERSION) < 0) return { kind: 'command', why: `Claude Code ${version} does not run mcp_tool hook handlers (${MIN_MCP_TOOL_VERSION} or later does)` };
+  if (compareVersions(version, MIN_MCP_TOOL_VERSION) < 0) return { kind: 'command', why: `Claude Code ${version} does not apply the replies of mcp_tool hook handlers (${MIN_MCP_TOOL_VERSION} or later does)` };
   return { kind: 'mcp_tool', why: `Claude Code ${version} runs mcp_tool hook handlers (${MIN_MCP_TOOL_VERSION} or later): no Node start-up per tool call` };
 }
 

@@ -23,7 +23,7 @@ import { OMNI_HOOKS } from './claude-settings.js';
  * The first Claude Code release that runs `mcp_tool` hook handlers and applies their reply
  * (docs/claude-code-findings.md §7: found by running pinned releases with the real CLI).
  */
-export const MIN_MCP_TOOL_VERSION = '2.1.332';
+export const MIN_MCP_TOOL_VERSION = '2.1.121';
 
 /** Each tool event, as an mcp_tool handler naming the same entry its command hook would run. */
 export function mcpHookSpecs(opts: { preHook?: boolean } = {}): OmniHookSpec[] {

@@ -76,11 +76,11 @@ t.test(`Claude Code ${MIN_MCP_TOOL_VERSION}: mcp_tool handlers on omni's server,
   t.same(s.read(s.claudeJson), FOREIGN_CLAUDE_JSON, '~/.claude.json as it was');
 });
 
-t.test('an older Claude Code gets command hooks, and doctor says why; a later upgrade switches cleanly', async (t) => {
-  const s = setup('2.1.200');
+t.test('Claude Code 2.1.120 (runs mcp_tool handlers but ignores their updatedToolOutput) gets command hooks, and doctor says why; a later upgrade switches cleanly', async (t) => {
+  const s = setup('2.1.120');
   const r = omni(['init', '--claude'], s.env);
   t.equal(r.status, 0, r.stderr);
-  t.match(r.stdout, /transport: command hooks \(Claude Code 2\.1\.200 does not run mcp_tool hook handlers/);
+  t.match(r.stdout, /transport: command hooks \(Claude Code 2\.1\.120 does not apply the replies of mcp_tool hook handlers/);
   const st = s.read(s.settings);
   t.same(Object.values(st.hooks).flatMap((gs: any) => gs.flatMap((g: any) => g.hooks.map((h: any) => h.type))).filter((x) => x !== 'command'), [], 'only command hooks');
   t.same(st.permissions, FOREIGN_SETTINGS.permissions, 'no deny entry');
