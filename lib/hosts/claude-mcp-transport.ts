@@ -38,9 +38,15 @@ export function claudeJsonPath(env: NodeJS.ProcessEnv = process.env): string {
   return env.CLAUDE_CONFIG_DIR ? join(env.CLAUDE_CONFIG_DIR, '.claude.json') : join(env.HOME || homedir(), '.claude.json');
 }
 
-/** The server entry omni registers. */
+/**
+ * The server entry omni registers. One malloc arena: with glibc's default (one per thread) the
+ * server's RSS grew 16-35 MB over 1,000 hook calls and kept creeping; with one it levels off
+ * after the first few hundred (bench/hook-server.mjs). The server drops the variable from its
+ * own environment at start (ARENA_MARK), so commands run through omni_run do not inherit it.
+ */
+export const ARENA_MARK = 'OMNI_SET_MALLOC_ARENA_MAX';
 export function omniServerEntry(bin: string, nodePath: string = process.execPath): Obj {
-  return { type: 'stdio', command: nodePath, args: [bin, 'mcp', HOOK_TOOL_FLAG], env: {} };
+  return { type: 'stdio', command: nodePath, args: [bin, 'mcp', HOOK_TOOL_FLAG], env: { MALLOC_ARENA_MAX: '1', [ARENA_MARK]: '1' } };
 }
 
 /** Is this `mcpServers` entry omni's own hook server (any path)? */

@@ -40,7 +40,7 @@ t.test(`Claude Code ${MIN_MCP_TOOL_VERSION}: mcp_tool handlers on omni's server,
   t.equal(r.status, 0, r.stderr);
   t.match(r.stdout, /transport: mcp_tool handlers/);
   const cj = s.read(s.claudeJson);
-  t.same(cj.mcpServers.omni, { type: 'stdio', command: process.execPath, args: [OMNI, 'mcp', '--hook-tool'], env: {} }, 'omni\'s server, by absolute paths');
+  t.same(cj.mcpServers.omni, { type: 'stdio', command: process.execPath, args: [OMNI, 'mcp', '--hook-tool'], env: { MALLOC_ARENA_MAX: '1', OMNI_SET_MALLOC_ARENA_MAX: '1' } }, 'omni\'s server, by absolute paths');
   t.same(cj.mcpServers.github, FOREIGN_CLAUDE_JSON.mcpServers.github, 'the user\'s own server is kept');
   t.equal(cj.numStartups, 3, 'every other key is kept');
   t.equal(statSync(s.claudeJson).mode & 0o777, 0o600, '~/.claude.json keeps its mode');

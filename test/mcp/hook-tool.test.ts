@@ -25,7 +25,8 @@ mkdirSync(join(userHome, '.claude'), { recursive: true });
 const common = { ...process.env, HOME: userHome, OMNI_BIN: OMNI, CLAUDE_CONFIG_DIR: join(userHome, '.claude') } as Record<string, string>;
 delete common.NODE_OPTIONS;
 const refEnv = { ...common, OMNI_HOME: tempHome() };
-const toolEnv = { ...common, OMNI_HOME: tempHome() };
+// The server's environment as `omni init` registers it (omniServerEntry).
+const toolEnv = { ...common, OMNI_HOME: tempHome(), MALLOC_ARENA_MAX: '1', OMNI_SET_MALLOC_ARENA_MAX: '1' };
 
 const client = new Client({ name: 'omni-hook-test', version: '0' });
 const transport = new StdioClientTransport({ command: process.execPath, args: [OMNI, 'mcp', '--hook-tool'], env: toolEnv, cwd: project, stderr: 'pipe' });
@@ -60,6 +61,11 @@ function payloadsOf(c: ReturnType<typeof loadCorpus>[number], i: number): [strin
   out.push(['post-hook', { ...BASE.read, ...common, tool_use_id: `${id}_r`, tool_input: { file_path: file }, tool_response: { type: 'text', file: { filePath: file, content: c.output.toString('utf8'), numLines: lines, startLine: 1, totalLines: lines } } }]);
   return out;
 }
+
+t.test('commands run through omni_run do not inherit the server\'s malloc setting', async (t) => {
+  const r = (await client.callTool({ name: 'omni_run', arguments: { command: 'echo "arena=${MALLOC_ARENA_MAX:-unset} mark=${OMNI_SET_MALLOC_ARENA_MAX:-unset}"' } })) as Result;
+  t.equal(r.content[0].text, 'arena=unset mark=unset\n');
+});
 
 t.test('the template gives back the payload it was filled from', async (t) => {
   for (const p of Object.values(BASE)) {
