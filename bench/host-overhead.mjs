@@ -46,6 +46,9 @@ function spans(run) {
   return out;
 }
 
+// A user's NODE_EXTRA_CA_CERTS reaches the CLI and so its hooks (omni's command hooks drop it
+// themselves, `env -u`); --no-ca leaves it out.
+const CA = process.env.NODE_EXTRA_CA_CERTS && !process.argv.includes('--no-ca') ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS } : {};
 const CONFIGS = [
   { name: 'none', opts: { withOmni: false } },
   { name: 'command', opts: { withOmni: true, initEnv: { OMNI_CLAUDE_TRANSPORT: 'command' } } },
@@ -56,7 +59,7 @@ const distilled = { command: 0, mcp_tool: 0 };
 console.log(`CLI ${claudeBin()}; ${CALLS} Bash calls per run, ${ROUNDS} rounds, configs interleaved`);
 for (let round = 0; round < ROUNDS; round++) {
   for (const c of CONFIGS) {
-    const run = await runClaude({ script, tag: `${c.name}${round}`, ...c.opts });
+    const run = await runClaude({ script, tag: `${c.name}${round}`, env: CA, ...c.opts });
     try {
       if (run.exitCode !== 0) throw new Error(`${c.name}: the CLI exited ${run.exitCode}: ${run.stderr.slice(0, 300)}`);
       const s = spans(run);
@@ -94,4 +97,4 @@ console.log('\nper Bash call, over no omni (calls 2..N pooled; first call apart)
 console.log(line(head));
 console.log('|' + w.map((n, i) => (i === 0 ? '-'.repeat(n + 2) : '-'.repeat(n + 1) + ':')).join('|') + '|');
 for (const r of rows) console.log(line(r));
-console.log(`\nload average ${(await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(' ')}; NODE_EXTRA_CA_CERTS ${process.env.NODE_EXTRA_CA_CERTS ? 'set' : 'unset'} in the CLI's environment: ${'no (the harness starts the CLI with a clean environment)'}`);
+console.log(`\nload average ${(await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(' ')}; NODE_EXTRA_CA_CERTS ${CA.NODE_EXTRA_CA_CERTS ? 'set' : 'unset'} in the CLI's environment`);
