@@ -18,7 +18,15 @@ const READ_LINES = Array.from({ length: 40 }, (_, i) => `config line ${i + 1}: k
 // omni is installed through a one-line entry in the project (OMNI_BIN), so a step can keep its
 // server from starting again: with `server-down` next to it, the server exits at once.
 const WRAPPER = `if (process.argv.includes('--hook-tool') && require('node:fs').existsSync(__dirname + '/server-down')) process.exit(1);\nrequire(${JSON.stringify(omniBin())});\n`;
-const FILES = { 'fixture.cfg': READ_LINES.join('\n') + '\n', 'wrap/omni.cjs': WRAPPER };
+const NOISY_JS = `for (let i = 1; i <= 400; i++) console.log('Downloading https://registry.example.org/dep-' + (i % 3) + '.tgz 50%');
+console.log('OMNI_SESSION_ID=' + (process.env.OMNI_SESSION_ID || 'unset'));
+`;
+const FILES = {
+  'fixture.cfg': READ_LINES.join('\n') + '\n',
+  'wrap/omni.cjs': WRAPPER,
+  'noisy.js': NOISY_JS,
+  'package.json': JSON.stringify({ name: 'proj', version: '1.0.0', private: true, scripts: { test: 'node noisy.js' } }, null, 2),
+};
 
 // The server is a child of the CLI, as is the shell of each Bash call: the shell's parent is the
 // CLI this test started, so this kills only that run's omni server (and reports what it killed).
@@ -29,11 +37,12 @@ const SCRIPT = [
   { tool: 'Bash', input: { command: NOISE(400, 'npm error code E404') + '; exit 3', description: 'noisy failure' } }, // 1
   { tool: 'Read', input: { file_path: '{{PROJ}}/fixture.cfg' } }, // 2
   { tool: 'Read', input: { file_path: '{{PROJ}}/fixture.cfg' } }, // 3: a repeat read, folded by the ledger
-  { tool: 'Bash', input: { command: KILL_SERVER, description: 'kill the omni MCP server' } }, // 4
-  { tool: 'Bash', input: { command: NOISE(400, 'added 400 packages in 3s'), description: 'noisy success, server restarted' } }, // 5
-  { tool: 'Bash', input: { command: `touch {{PROJ}}/wrap/server-down; ${KILL_SERVER}`, description: 'kill it for good' } }, // 6
-  { tool: 'Bash', input: { command: NOISE(400, 'added 400 packages in 3s'), description: 'noisy success, server gone' } }, // 7
-  { tool: 'Read', input: { file_path: '{{PROJ}}/fixture.cfg' } }, // 8: repeat read, server gone
+  { tool: 'Bash', input: { command: 'npm test', description: 'run the tests' } }, // 4: rewritten by the pre-hook
+  { tool: 'Bash', input: { command: KILL_SERVER, description: 'kill the omni MCP server' } }, // 5
+  { tool: 'Bash', input: { command: NOISE(400, 'added 400 packages in 3s'), description: 'noisy success, server restarted' } }, // 6
+  { tool: 'Bash', input: { command: `touch {{PROJ}}/wrap/server-down; ${KILL_SERVER}`, description: 'kill it for good' } }, // 7
+  { tool: 'Bash', input: { command: NOISE(400, 'added 400 packages in 3s'), description: 'noisy success, server gone' } }, // 8
+  { tool: 'Read', input: { file_path: '{{PROJ}}/fixture.cfg' } }, // 9: repeat read, server gone
   { text: 'All steps done.' },
 ];
 
@@ -101,21 +110,29 @@ t.test('the real CLI with omni wired through mcp_tool handlers by `omni init`', 
     t.ok(bodies.some((b) => b.includes('omni_run')), 'omni_run is offered (the server was connected)');
   });
 
+  t.test('PreToolUse through the mcp_tool handler rewrites an allow-listed command into omni exec (bypassPermissions)', async (t) => {
+    const b = seen(base, 4)!;
+    const o = seen(omni, 4)!;
+    t.match(b.text, /OMNI_SESSION_ID=unset/, 'without omni the command ran as typed');
+    t.match(o.text, new RegExp(`OMNI_SESSION_ID=${omni.sessionId}`), 'with omni it ran through omni exec, with the session id');
+    t.ok(o.text.length < b.text.length / 4, `distilled by exec: ${b.text.length} B -> ${o.text.length} B`);
+  });
+
   t.test('a killed server is started again by the host on the next call', async (t) => {
-    t.match(seen(omni, 4)!.text, /killed \d+/, 'the Bash step killed the server');
-    const o = seen(omni, 5)!;
-    t.ok(o.text.length < seen(base, 5)!.text.length / 4, `distilled again: ${seen(base, 5)!.text.length} B -> ${o.text.length} B`);
+    t.match(seen(omni, 5)!.text, /killed \d+/, 'the Bash step killed the server');
+    const o = seen(omni, 6)!;
+    t.ok(o.text.length < seen(base, 6)!.text.length / 4, `distilled again: ${seen(base, 6)!.text.length} B -> ${o.text.length} B`);
   });
 
   t.test('with the server killed and unable to start, the next calls get their original output', async (t) => {
-    t.match(seen(omni, 6)!.text, /killed \d+/, 'the Bash step killed the server');
-    t.equal(normalise(seen(omni, 7)!.text, omni), normalise(seen(base, 7)!.text, base), 'Bash: the original output');
-    t.equal(normalise(seen(omni, 8)!.text, omni), normalise(seen(base, 8)!.text, base), 'Read: the original output');
+    t.match(seen(omni, 7)!.text, /killed \d+/, 'the Bash step killed the server');
+    t.equal(normalise(seen(omni, 8)!.text, omni), normalise(seen(base, 8)!.text, base), 'Bash: the original output');
+    t.equal(normalise(seen(omni, 9)!.text, omni), normalise(seen(base, 9)!.text, base), 'Read: the original output');
     t.equal(omni.exitCode, 0, 'the session went on to its end');
   });
 
   t.test('no hook error before the kill', async (t) => {
-    const before = new Set(omni.toolUseIds.slice(0, 4));
+    const before = new Set(omni.toolUseIds.slice(0, 5));
     const bad = ['hook_error_during_execution', 'hook_non_blocking_error', 'hook_blocking_error', 'hook_cancelled']
       .flatMap((k) => attachments(omni.transcript, k))
       .filter((a) => before.has(a.toolUseID));
