@@ -59,8 +59,9 @@ const call = async (i) => {
 };
 const q = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * (s.length - 1) + 0.5))]; };
 
-// Warm-up: every corpus case once, so every distiller module is loaded and every statement prepared.
-const WARM = Math.max(100, cases.length);
+// Warm-up (--warm, default 500 calls): every corpus case at least once, so every distiller module
+// is loaded and every statement prepared, and the heap has grown to its working size.
+const WARM = Math.max(arg("warm", 500), cases.length);
 for (let i = 0; i < WARM; i++) await call(i);
 const rss0 = rssKb();
 const anon0 = statusKb('RssAnon');
