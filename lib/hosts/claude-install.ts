@@ -260,9 +260,11 @@ export const claudeInstaller: HostInstaller = {
     const transport = chooseTransport(opts, version, slot);
     const file = settingsFile(opts);
     if (transport.kind === 'mcp_tool') {
-      const srv = installServer(claudeJson, opts.bin, opts.nodePath);
+      // Settings first (an unreadable file stops the install before anything is written): a
+      // server registered without the deny entry would offer omni_hook to the model.
       const { text, json } = readSettings(file);
       const r = writeSettings(file, text, withOmniMcpHooks(json, opts.bin, opts.nodePath, { preHook: opts.preHook }));
+      const srv = installServer(claudeJson, opts.bin, opts.nodePath);
       const changed = r.changed || srv.changed;
       return {
         changed,
