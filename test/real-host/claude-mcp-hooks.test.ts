@@ -7,10 +7,12 @@
  * Run: npx tap --disable-coverage test/real-host/claude-mcp-hooks.test.ts   (needs `node scripts/build.mjs`)
  */
 import t from 'tap';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { attachments, claudeBin, normalise, omniBin, runClaude, type RunResult } from './harness.js';
 import { needs } from '../helpers/needs.js';
+import { distill } from '../helpers/omni.js';
 
 const NOISE = (n: number, last: string) =>
   `for i in $(seq 1 ${n}); do echo "Downloading https://registry.example.org/package-$((i%3)).tgz 50%"; done; echo "${last}"`;
@@ -32,6 +34,12 @@ const FILES = {
 // CLI this test started, so this kills only that run's omni server (and reports what it killed).
 const KILL_SERVER = `for p in $(pgrep -P $PPID -f 'omni.cjs mcp --hook-tool'); do kill -9 $p && echo "killed $p"; done; sleep 1; echo done`;
 
+// What step 0 prints, and the handle of the fold omni makes of it: archive handles are the
+// content's hash, so the script can ask for `omni retrieve <handle>` before the run.
+const STEP0_OUTPUT = spawnSync('/bin/bash', ['-c', NOISE(400, 'added 400 packages in 3s')], { encoding: 'utf8' }).stdout.replace(/\n$/, '');
+const FOLD = /\[omni: [^\]]* — omni retrieve ([0-9a-f]{16})\]/.exec((await distill(STEP0_OUTPUT, { command: 'x', tool: 'Bash' })).output.toString());
+const HANDLE = FOLD?.[1] ?? 'no-fold-found';
+
 const SCRIPT = [
   { tool: 'Bash', input: { command: NOISE(400, 'added 400 packages in 3s'), description: 'noisy success' } }, // 0
   { tool: 'Bash', input: { command: NOISE(400, 'npm error code E404') + '; exit 3', description: 'noisy failure' } }, // 1
@@ -43,6 +51,7 @@ const SCRIPT = [
   { tool: 'Bash', input: { command: `touch {{PROJ}}/wrap/server-down; ${KILL_SERVER}`, description: 'kill it for good' } }, // 7
   { tool: 'Bash', input: { command: NOISE(400, 'added 400 packages in 3s'), description: 'noisy success, server gone' } }, // 8
   { tool: 'Read', input: { file_path: '{{PROJ}}/fixture.cfg' } }, // 9: repeat read, server gone
+  { tool: 'Bash', input: { command: `node ${omniBin()} retrieve ${HANDLE}`, description: 'expand the fold of step 0' } }, // 10
   { text: 'All steps done.' },
 ];
 
@@ -108,6 +117,12 @@ t.test('the real CLI with omni wired through mcp_tool handlers by `omni init`', 
     const tools = (omni.requests.find((r) => Array.isArray((r.body as any)?.tools))?.body as any)?.tools.map((x: any) => x.name) ?? [];
     t.notOk(tools.includes('mcp__omni__omni_hook'), `tools list: ${tools.join(', ')}`);
     t.ok(bodies.some((b) => b.includes('omni_run')), 'omni_run is offered (the server was connected)');
+  });
+
+  t.test('omni retrieve, a later call, gives back exactly the lines the fold of step 0 hid', async (t) => {
+    t.match(seen(omni, 0)!.text, `omni retrieve ${HANDLE}]`, 'step 0 was folded under the handle computed beforehand');
+    const raw = seen(base, 0)!.text.split('\n');
+    t.equal(seen(omni, 10)!.text, raw.slice(1, -2).join('\n'), 'the hidden lines, byte for byte');
   });
 
   t.test('PreToolUse through the mcp_tool handler rewrites an allow-listed command into omni exec (bypassPermissions)', async (t) => {
