@@ -6,7 +6,9 @@
 //   2. the same calls 8 at a time (Claude Code runs parallel tool calls);
 //   3. the server's RSS (VmRSS from /proc) after 100 warm-up calls and after --calls more;
 //   4. the store opened once: the server's open count is not visible from outside, so the
-//      number of file descriptors on omni.db before and after is printed instead.
+//      number of file descriptors on omni.db before and after is printed instead;
+//   5. with --store-mb N: per-call time on an empty store against one grown to N MB (blobs,
+//      runs and ledger rows in the shape bench/store.mjs builds), two servers, calls alternated.
 import { readdirSync, readFileSync, readlinkSync, existsSync, mkdtempSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -93,3 +95,54 @@ console.log(`| RSS growth every 250 calls (cumulative) | ${trail.join(', ')} MB 
 console.log(`| RSS growth after 200 parallel calls more | ${((rss2 - rss0) / 1024).toFixed(1)} MB |`);
 console.log(`| omni.db descriptors open (after warm-up / at the end) | ${fds0} / ${dbFds()} |`);
 await client.close();
+
+const STORE_MB = arg('store-mb', 0);
+if (STORE_MB > 0) {
+  const { createRequire } = await import('node:module');
+  const require = createRequire(import.meta.url);
+  const Database = require('better-sqlite3');
+  const { randomBytes, createHash } = await import('node:crypto');
+  async function server(homeDir) {
+    const c = new Client({ name: 'bench', version: '0' });
+    const tr = new StdioClientTransport({ command: process.execPath, args: [path.resolve('dist/omni.cjs'), 'mcp', '--hook-tool'], env: { ...env, OMNI_HOME: homeDir }, cwd: proj, stderr: 'inherit' });
+    await c.connect(tr);
+    return c;
+  }
+  const homes = { empty: mkdtempSync(path.join(tmpdir(), 'omni-bench-empty-')), big: mkdtempSync(path.join(tmpdir(), 'omni-bench-big-')) };
+  // Let omni create the schema, then grow the store.
+  { const c = await server(homes.big); await c.callTool({ name: 'omni_hook', arguments: args(0) }); await c.close(); }
+  const db = new Database(path.join(homes.big, 'omni.db'));
+  const blob = db.prepare('INSERT INTO blobs(handle, data, size, kind, created, used) VALUES (?, ?, ?, ?, ?, ?)');
+  const del = db.prepare('INSERT INTO deliveries(session, agent, cwd, at, n, hashes) VALUES (?, ?, ?, ?, ?, ?)');
+  const run = db.prepare('INSERT INTO runs(at, door, family, command, session, cwd, bytes_in, bytes_out, applied) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const now = Date.now();
+  let n = 0;
+  const t0 = performance.now();
+  while (db.prepare('PRAGMA page_count').pluck().get() * db.prepare('PRAGMA page_size').pluck().get() < STORE_MB * 1048576) {
+    db.transaction(() => {
+      for (let k = 0; k < 500; k++, n++) {
+        const data = randomBytes(32 * 1024);
+        const at = now - (n % 20) * 86400e3;
+        blob.run(createHash('sha256').update(data).digest('hex').slice(0, 16), data, data.length, n % 3 ? 'fold' : 'raw', at, at);
+        const sess = `sess-${n % 3000}`;
+        // The bench's own cwd and sessions get rows too, so the ledger lookups have history to read.
+        del.run(n % 4 === 0 ? `00000000-0000-4000-8000-${String(n % 16).padStart(12, '0')}` : sess, 'main', n % 2 ? proj : `/proj/${n % 40}`, at, 64, randomBytes(64 * 8));
+        run.run(at, 'hook', 'generic', 'make', sess, `/proj/${n % 40}`, 5000, 500, 1);
+      }
+    })();
+  }
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+  const size = (await import('node:fs')).statSync(path.join(homes.big, 'omni.db')).size;
+  console.log(`\nstore growth: built a ${(size / 1048576).toFixed(0)} MB store (${n} blobs, runs, ledger rows) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const clients = { empty: await server(homes.empty), big: await server(homes.big) };
+  const times = { empty: [], big: [] };
+  const timed = async (c, i) => { const t = performance.now(); await c.callTool({ name: 'omni_hook', arguments: args(i) }); return performance.now() - t; };
+  for (let i = 0; i < 300; i++) for (const k of ['empty', 'big']) await timed(clients[k], i); // warm-up
+  for (let i = 300; i < 1300; i++) for (const k of i % 2 ? ['empty', 'big'] : ['big', 'empty']) times[k].push(await timed(clients[k], i));
+  console.log(`| store | per call median | p95 |\n|---|---:|---:|`);
+  for (const k of ['empty', 'big']) console.log(`| ${k === 'big' ? `${(size / 1048576).toFixed(0)} MB` : 'empty'} | ${q(times[k], 0.5).toFixed(2)} ms | ${q(times[k], 0.95).toFixed(2)} ms |`);
+  console.log(`difference of medians: ${(q(times.big, 0.5) - q(times.empty, 0.5)).toFixed(2)} ms (target: at most +1 ms)`);
+  await clients.empty.close();
+  await clients.big.close();
+}
