@@ -11,7 +11,7 @@
 //   store + reply  the 20 KB payload as installed: the store opens, the run is archived and
 //                  recorded, the ledger consulted, the reply written
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -65,4 +65,5 @@ for (const [label, caEnv] of envs) {
   console.log('| phase (cumulative) | wall ms | × | CPU ms | × | reply B |\n|---|---:|---:|---:|---:|---:|');
   rows.forEach(([name], k) => console.log(`| ${name} | ${med(t[k].wall).toFixed(0)} | ${(med(t[k].wall) / w0).toFixed(2)} | ${med(t[k].cpu).toFixed(0)} | ${(med(t[k].cpu) / c0).toFixed(2)} | ${t[k].out} |`));
 }
+rmSync(dir, { recursive: true, force: true });
 console.log('\n(CPU from /usr/bin/time has 10 ms resolution; the store row writes to a store that grows by one run per call)');

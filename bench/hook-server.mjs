@@ -9,7 +9,7 @@
 //      number of file descriptors on omni.db before and after is printed instead;
 //   5. with --store-mb N: per-call time on an empty store against one grown to N MB (blobs,
 //      runs and ledger rows in the shape bench/store.mjs builds), two servers, calls alternated.
-import { readdirSync, readFileSync, readlinkSync, existsSync, mkdtempSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -145,4 +145,6 @@ if (STORE_MB > 0) {
   console.log(`difference of medians: ${(q(times.big, 0.5) - q(times.empty, 0.5)).toFixed(2)} ms (target: at most +1 ms)`);
   await clients.empty.close();
   await clients.big.close();
+  for (const h of Object.values(homes)) rmSync(h, { recursive: true, force: true });
 }
+for (const d of [home, proj]) rmSync(d, { recursive: true, force: true });

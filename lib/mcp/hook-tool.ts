@@ -4,8 +4,11 @@
  * `omni --post-hook` runs. The tool's text is exactly runHook's reply; '' leaves the host's
  * output as it was. Any fault in one call is that call's empty reply, never the server's end.
  *
- * The server lives for the session, so the store is opened once (./../doors/warm-store.ts) and
- * lent to each call with a lock budget of its own.
+ * The server lives for the session, so the store is opened once (../doors/warm-store.ts) and
+ * lent to each call with a lock budget of its own; the store file's identity is checked per
+ * call (a store moved aside is reopened at its path). Nothing else is kept between calls: the
+ * permission rules and settings the pre-hook policy reads, the process tree and the trust
+ * state are read afresh by each call, exactly as in a hook process, so none can go stale.
  */
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
