@@ -1,15 +1,23 @@
 // `npm run bench [-- name…]`: builds each TypeScript bench into bench/out/ with esbuild
-// (the same toolchain as the product bundle) and runs it. Names: savings, throughput,
-// latency, startup, rss. Default: all of them.
+// (the same toolchain as the product bundle) and runs it; a bench/<name>.mjs runs as it is.
+// Names: savings, throughput, latency, startup, rss, hook-server (the MCP hook server's
+// per-call time and RSS over 1,000 calls), host-overhead (the real CLI, per-call cost by
+// transport), hook-phases (the command post-hook's time by phase). Default: all of them.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 
-const all = ['savings', 'startup', 'throughput', 'latency', 'rss'];
+const all = ['savings', 'startup', 'throughput', 'latency', 'rss', 'hook-phases', 'hook-server', 'host-overhead'];
 const names = process.argv.slice(2).length ? process.argv.slice(2) : all;
 mkdirSync('bench/out', { recursive: true });
 spawnSync('node', ['scripts/build.mjs'], { stdio: 'inherit' });
 for (const name of names) {
+  if (existsSync(`bench/${name}.mjs`)) {
+    console.log(`\n## ${name}\n`);
+    const r = spawnSync('node', [`bench/${name}.mjs`, '--no-build'], { stdio: 'inherit' });
+    if (r.status !== 0) console.log(`(bench ${name} exited ${r.status})`);
+    continue;
+  }
   const src = `bench/${name}.ts`;
   if (!existsSync(src)) { console.log(`(no bench/${name}.ts)`); continue; }
   const out = `bench/out/${name}.mjs`;

@@ -6,14 +6,18 @@
 import path from 'node:path';
 import type { Io } from './main.js';
 
-const USAGE = 'usage: omni mcp [--cwd <project dir>]   (an MCP server on stdin/stdout: omni_run, omni_retrieve, omni_stats, omni_remember, omni_recall, omni_goal)\n';
+const USAGE =
+  'usage: omni mcp [--cwd <project dir>] [--hook-tool]   (an MCP server on stdin/stdout: omni_run, omni_retrieve, omni_stats, omni_remember, omni_recall, omni_goal;\n' +
+  '       --hook-tool adds omni_hook, the door Claude Code\'s mcp_tool hook handlers call; `omni init --claude` registers it)\n';
 
 export async function run(argv: string[], io: Io): Promise<number> {
   let projectDir = process.cwd();
+  let hookTool = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--cwd' && argv[i + 1] !== undefined) projectDir = argv[++i];
     else if (a.startsWith('--cwd=')) projectDir = a.slice('--cwd='.length);
+    else if (a === '--hook-tool') hookTool = true;
     else if (a === '--help' || a === '-h') {
       io.stderr.write(USAGE);
       return 0;
@@ -22,6 +26,11 @@ export async function run(argv: string[], io: Io): Promise<number> {
       return 2;
     }
   }
+  // MALLOC_ARENA_MAX is for this process only (lib/hosts/claude-mcp-transport.ts: omniServerEntry).
+  if (process.env.OMNI_SET_MALLOC_ARENA_MAX === '1') {
+    delete process.env.MALLOC_ARENA_MAX;
+    delete process.env.OMNI_SET_MALLOC_ARENA_MAX;
+  }
   // A stray console.log from any module would corrupt the framing.
   console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
   const { logDiagnostic } = await import('../doors/diagnostics.js');
@@ -29,6 +38,6 @@ export async function run(argv: string[], io: Io): Promise<number> {
   process.on('uncaughtException', (err) => logDiagnostic('mcp', err));
   process.on('unhandledRejection', (err) => logDiagnostic('mcp', err));
   const { serveStdio } = await import('../mcp/server.js');
-  await serveStdio({ projectDir: path.resolve(projectDir), env: process.env });
+  await serveStdio({ projectDir: path.resolve(projectDir), env: process.env, hookTool });
   return 0;
 }

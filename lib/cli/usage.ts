@@ -73,6 +73,7 @@ export const SUBCOMMAND_USAGE: readonly SubcommandUsage[] = [
       ['--project', "the project's config files (./.claude, ./.codex, ./.gemini, ./.pi, ./.cursor) instead of the user's"],
       ['--uninstall', "remove omni's entries only (every other hook, key and server is kept)"],
       ['--no-pre-hook', 'do not rewrite commands into `omni exec` (distil after the tool only)'],
+      ['Claude Code', '>= 2.1.121, user scope: tool events through mcp_tool handlers on omni\'s MCP server (~/.claude.json), no process per call; OMNI_CLAUDE_TRANSPORT=command for command hooks'],
     ],
   },
   {
@@ -98,8 +99,9 @@ export const SUBCOMMAND_USAGE: readonly SubcommandUsage[] = [
   },
   {
     name: 'mcp',
-    synopsis: ['omni mcp [--cwd <project dir>]'],
+    synopsis: ['omni mcp [--cwd <project dir>] [--hook-tool]'],
     summary: 'MCP server on stdio (omni_run, omni_retrieve, omni_stats, omni_remember, omni_recall, omni_goal)',
+    options: [['--hook-tool', "also omni_hook, the door Claude Code's mcp_tool hook handlers call (`omni init --claude` registers it)"]],
   },
   {
     name: 'rules',

@@ -111,9 +111,20 @@ function ctxFor(input: HookInput, command: string, tool: string): PipelineContex
 // (lines this reader was already shown fold). A store that cannot open means: nothing is
 // archived, so nothing is removed, and no ledger; the hook still answers (fail open).
 
+/**
+ * Where a call's store comes from. A hook process opens its own per call (the default); a
+ * process that serves many calls (the MCP server, lib/mcp/hook-tool.ts) lends its warm one.
+ */
+export const hookStores: { forCall: ((env: NodeJS.ProcessEnv) => import('./store-access.js').LazyStore) | null } = { forCall: null };
+
+async function callStore(env: NodeJS.ProcessEnv): Promise<import('./store-access.js').LazyStore> {
+  if (hookStores.forCall) return hookStores.forCall(env);
+  const { LazyStore } = await import('./store-access.js');
+  return new LazyStore(env.OMNI_HOME || undefined);
+}
+
 async function distil(ctx: PipelineContext, text: string, env: NodeJS.ProcessEnv, after: AfterDistil | undefined, settle: (d: Distilled) => Settled<string>): Promise<string> {
-  const [{ distilText }, { LazyStore }] = await Promise.all([import('./distil-text.js'), import('./store-access.js')]);
-  const store = new LazyStore(env.OMNI_HOME || undefined);
+  const [{ distilText }, store] = await Promise.all([import('./distil-text.js'), callStore(env)]);
   try {
     return await distilText(ctx, text, env, store, after, (what) => logDiagnostic('hook', what, env), settle);
   } finally {
@@ -294,8 +305,7 @@ async function preCompact(input: Extract<HookInput, { kind: 'pre-compact' }>, en
 /** Reset the ledger's "already shown" bookkeeping for a session. Never throws. */
 async function forget(env: NodeJS.ProcessEnv, sessionId: string): Promise<void> {
   try {
-    const [{ LazyStore }, { forgetSession }] = await Promise.all([import('./store-access.js'), import('../store/ledger.js')]);
-    const store = new LazyStore(env.OMNI_HOME || undefined);
+    const [store, { forgetSession }] = await Promise.all([callStore(env), import('../store/ledger.js')]);
     try {
       const s = store.get();
       if (s) forgetSession(s, sessionId);

@@ -3,6 +3,13 @@ import type { Store } from '../store/open.js';
 import { openStore, lockBudget, BUSY_TIMEOUT_MS } from '../store/open.js';
 import { putBlob, ARCHIVE_BLOB_CAP } from '../store/archive.js';
 import { logDiagnostic } from './diagnostics.js';
+import type { LockBudget } from '../store/open.js';
+
+/** A store connection held by a long-lived process, lent to one call with that call's budget. */
+export interface SharedStore {
+  get(): Store | null;
+  readonly budget: LockBudget;
+}
 
 /**
  * The store, opened on first use: a run that removes nothing never pays the ~24 ms that
@@ -12,13 +19,22 @@ import { logDiagnostic } from './diagnostics.js';
 export class LazyStore {
   private store: Store | null = null;
   private failed = false;
-  /** The process's lock budget (shared with every store this call opens), and its counts at the start. */
-  private readonly budget = lockBudget(BUSY_TIMEOUT_MS);
-  private readonly waitsBefore = this.budget.waits;
-  private readonly refusedBefore = this.budget.refused;
-  constructor(private readonly home?: string) {}
+  /** The call's lock budget (shared with every store this call opens), and its counts at the start. */
+  private readonly budget: LockBudget;
+  private readonly waitsBefore: number;
+  private readonly refusedBefore: number;
+  /**
+   * `shared`: a connection someone else owns (the warm MCP server's, ./warm-store.ts) and the
+   * budget of this one call; `close()` then leaves the connection open.
+   */
+  constructor(private readonly home?: string, private readonly shared?: SharedStore) {
+    this.budget = shared?.budget ?? lockBudget(BUSY_TIMEOUT_MS);
+    this.waitsBefore = this.budget.waits;
+    this.refusedBefore = this.budget.refused;
+  }
 
   get(): Store | null {
+    if (this.shared) return this.shared.get();
     if (this.store || this.failed) return this.store;
     try {
       this.store = openStore(this.home ? { home: this.home } : {});
@@ -50,6 +66,7 @@ export class LazyStore {
 
   close(): void {
     this.reportLock();
+    if (this.shared) return;
     // A door's process ends right after its run. Closing the last connection checkpoints
     // the WAL with an fsync (~17 ms measured on the hook path), so a short-lived door skips
     // it: committed transactions are already in the WAL, SQLite replays it on the next open,

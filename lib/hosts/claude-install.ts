@@ -10,8 +10,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HostInstaller, HostStatus, InstallOptions, Problem } from './adapter.js';
-import { installHooks, OMNI_HOOKS, omniHandlersIn, projectSettingsPath, uninstallHooks, userSettingsPath, hookCommand, omniHookSpecs } from './claude-settings.js';
+import { OMNI_HOOKS, omniHandlersIn, projectSettingsPath, userSettingsPath, hookCommand, omniHookSpecs, withOmniHooks } from './claude-settings.js';
 import { cliVersion, compareVersions, findProgram, missingInCommand } from './detect.js';
+import { claudeJsonPath, hasDenyEntry, installServer, isOmniServerEntry, MIN_MCP_TOOL_VERSION, serverSlot, uninstallServer, withOmniMcpHooks, withoutOmniMcpHooks } from './claude-mcp-transport.js';
+import { HOOK_SERVER, HOOK_TOOL_FULL_NAME } from './claude-hook-tool.js';
+import { readSettings, writeSettings, isObj, type Obj } from './hook-config.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 export interface Check {
@@ -46,6 +49,26 @@ export interface Registration {
   event: string;
   matcher: string | undefined;
   command: string;
+  type: 'command' | 'mcp_tool';
+}
+
+export type Transport = { kind: 'mcp_tool' | 'command'; why: string };
+
+/**
+ * Which transport an install wires, and why. `OMNI_CLAUDE_TRANSPORT=command|mcp_tool` decides
+ * outright; otherwise mcp_tool handlers wherever the host runs them: user scope (the server is
+ * registered for the user), a Claude Code version known to run them, and an `omni` server
+ * slot that is free or already omni's.
+ */
+export function chooseTransport(opts: Pick<InstallOptions, 'scope' | 'env'>, version: string | undefined, slot: 'free' | 'omni' | 'foreign'): Transport {
+  const forced = opts.env.OMNI_CLAUDE_TRANSPORT;
+  if (forced === 'command') return { kind: 'command', why: 'OMNI_CLAUDE_TRANSPORT=command' };
+  if (opts.scope === 'project') return { kind: 'command', why: 'project scope: omni registers its MCP server for the user only' };
+  if (slot === 'foreign') return { kind: 'command', why: `~/.claude.json already has an MCP server named "${HOOK_SERVER}" that is not omni's hook server; left alone` };
+  if (forced === 'mcp_tool' || forced === 'mcp') return { kind: 'mcp_tool', why: `OMNI_CLAUDE_TRANSPORT=${forced}` };
+  if (!version) return { kind: 'command', why: 'Claude Code not found, so its version is unknown; mcp_tool handlers need ' + MIN_MCP_TOOL_VERSION + ' or later' };
+  if (compareVersions(version, MIN_MCP_TOOL_VERSION) < 0) return { kind: 'command', why: `Claude Code ${version} does not apply the replies of mcp_tool hook handlers (${MIN_MCP_TOOL_VERSION} or later does)` };
+  return { kind: 'mcp_tool', why: `Claude Code ${version} runs mcp_tool hook handlers (${MIN_MCP_TOOL_VERSION} or later): no Node start-up per tool call` };
 }
 
 function checkHooks(env: NodeJS.ProcessEnv, projectDir: string): { checks: Check[]; regs: Registration[] } {
@@ -85,6 +108,9 @@ function checkHooks(env: NodeJS.ProcessEnv, projectDir: string): { checks: Check
     }
   }
   const distinct = new Set(postRegs.map((r) => r.command));
+  if (postRegs.some((r) => r.type === 'mcp_tool') && postRegs.some((r) => r.type === 'command')) {
+    checks.push({ name: 'hooks-duplicate', status: 'fail', detail: `PostToolUse has both omni's command hook and its mcp_tool handler: both run, and only one rewrite survives. Run \`omni init --uninstall\` in the stale scope, then \`omni init\`` });
+  }
   if (distinct.size > 1) {
     checks.push({
       name: 'hooks-duplicate',
@@ -94,7 +120,7 @@ function checkHooks(env: NodeJS.ProcessEnv, projectDir: string): { checks: Check
   }
   // every registered command must point at files that exist
   const bad: string[] = [];
-  for (const r of regs) for (const m of missingInCommand(r.command, env)) bad.push(`${r.event}: ${m} (in ${r.file})`);
+  for (const r of regs) if (r.type === 'command') for (const m of missingInCommand(r.command, env)) bad.push(`${r.event}: ${m} (in ${r.file})`);
   if (bad.length) {
     checks.push({ name: 'hooks-executable', status: 'fail', detail: `hook commands point at missing files (the host runs them, gets exit 127 and silently skips omni): ${[...new Set(bad)].join('; ')}. Run \`omni init\` again` });
   } else {
@@ -122,8 +148,14 @@ export function probePayload(cwd: string): Record<string, unknown> {
 }
 
 async function checkProbe(regs: Registration[], env: NodeJS.ProcessEnv, cwd: string): Promise<Check> {
-  const post = regs.find((r) => r.event === 'PostToolUse');
+  let post: Registration | undefined = regs.find((r) => r.event === 'PostToolUse');
   if (!post) return { name: 'probe', status: 'fail', detail: 'no PostToolUse command to probe' };
+  if (post.type === 'mcp_tool') {
+    // The tool runs the door `omni --post-hook` runs: probe that door with the server's own node and entry.
+    const entry = serverEntry(env);
+    if (!entry) return { name: 'probe', status: 'fail', detail: `PostToolUse calls ${HOOK_TOOL_FULL_NAME}, but ${claudeJsonPath(env)} has no omni MCP server; run \`omni init --claude\`` };
+    post = { ...post, command: hookCommand(entry.args[0], '--post-hook', entry.command) };
+  }
   const payload = probePayload(cwd);
   const t0 = Date.now();
   const r = spawnSync('/bin/sh', ['-c', post.command], { input: JSON.stringify(payload), encoding: 'utf8', timeout: 30_000, cwd, env });
@@ -151,11 +183,48 @@ async function checkProbe(regs: Registration[], env: NodeJS.ProcessEnv, cwd: str
 }
 
 
+/** omni's hook server entry in ~/.claude.json: its node and args. */
+function serverEntry(env: NodeJS.ProcessEnv): { command: string; args: string[] } | null {
+  const j = readJson(claudeJsonPath(env));
+  const e = isObj(j) && isObj(j.mcpServers) ? j.mcpServers[HOOK_SERVER] : undefined;
+  if (!isOmniServerEntry(e) || !isObj(e) || typeof e.command !== 'string' || !Array.isArray(e.args)) return null;
+  return { command: e.command, args: e.args.map(String) };
+}
+
+/** Which transport is wired, why, and whether the host will run it. */
+function checkTransport(env: NodeJS.ProcessEnv, regs: Registration[], version: string | null): Check[] {
+  const tools = regs.filter((r) => r.event === 'PreToolUse' || r.event === 'PostToolUse' || r.event === 'PostToolUseFailure');
+  if (tools.length === 0) return [];
+  if (!tools.some((r) => r.type === 'mcp_tool')) {
+    const why = version && compareVersions(version, MIN_MCP_TOOL_VERSION) >= 0
+      ? `Claude Code ${version} could use mcp_tool handlers (no process per tool call): run \`omni init --claude\` again`
+      : `mcp_tool handlers need Claude Code ${MIN_MCP_TOOL_VERSION} or later${version ? ` (found ${version})` : ''}`;
+    return [{ name: 'transport', status: 'ok', detail: `command hooks: a new omni process per tool call. ${why}` }];
+  }
+  const out: Check[] = [];
+  const entry = serverEntry(env);
+  const file = claudeJsonPath(env);
+  if (!entry) {
+    out.push({ name: 'transport', status: 'fail', detail: `mcp_tool handlers call ${HOOK_TOOL_FULL_NAME}, but ${file} registers no omni MCP server: the host reports "not connected" and omni does nothing. Run \`omni init --claude\`` });
+    return out;
+  }
+  const missing = entry.args.slice(0, 1).concat(entry.command).filter((p) => p.startsWith('/') && !existsSync(p));
+  if (missing.length) out.push({ name: 'transport', status: 'fail', detail: `omni's MCP server in ${file} points at missing files (${missing.join(', ')}): omni does nothing. Run \`omni init --claude\` again` });
+  else if (version && compareVersions(version, MIN_MCP_TOOL_VERSION) < 0) out.push({ name: 'transport', status: 'fail', detail: `mcp_tool handlers are wired, but Claude Code ${version} does not run them (${MIN_MCP_TOOL_VERSION} or later does): run \`omni init --claude\` again for command hooks, or update Claude Code` });
+  else out.push({ name: 'transport', status: 'ok', detail: `mcp_tool handlers on omni's MCP server (\`${entry.command} ${entry.args.join(' ')}\`, ${file}): one process per session, no start-up per tool call` });
+  const settings = regs.filter((r) => r.type === 'mcp_tool').map((r) => r.file);
+  if (!settings.some((f) => hasDenyEntry(readJson(f)))) out.push({ name: 'transport', status: 'warn', detail: `no permissions.deny entry for ${HOOK_TOOL_FULL_NAME}: the model is offered omni's internal hook tool. Run \`omni init --claude\`` });
+  return out;
+}
+
 /** Every check doctor runs for Claude Code, in order. */
 export async function claudeChecks(env: NodeJS.ProcessEnv, cwd: string): Promise<Check[]> {
-  const checks: Check[] = [checkClaudeVersion(env)];
+  const version = checkClaudeVersion(env);
+  const checks: Check[] = [version];
   const hooks = checkHooks(env, env.CLAUDE_PROJECT_DIR || cwd);
   checks.push(...hooks.checks);
+  const v = /Claude Code (\d+\.\d+\.\d+)/.exec(version.detail)?.[1] ?? null;
+  checks.push(...checkTransport(env, hooks.regs, v));
   if (hooks.regs.some((r) => r.event === 'PostToolUse')) checks.push(await checkProbe(hooks.regs, env, cwd));
   return checks;
 }
@@ -166,6 +235,11 @@ export async function claudeChecks(env: NodeJS.ProcessEnv, cwd: string): Promise
  */
 function findClaudeBin(env: NodeJS.ProcessEnv): string | null {
   return findProgram(['claude'], env, env.OMNI_CLAUDE_BIN, [join(env.CLAUDE_CONFIG_DIR || join(env.HOME || '', '.claude'), 'local', 'claude')]);
+}
+
+/** Command hooks for every event, and none of the mcp transport's entries (its deny entry included). */
+function withOmniHooksCommand(json: Obj, opts: InstallOptions): Obj {
+  return withOmniHooks(withoutOmniMcpHooks(json), opts.bin, opts.nodePath, { preHook: opts.preHook });
 }
 
 function settingsFile(opts: Pick<InstallOptions, 'scope' | 'cwd' | 'env'>): string {
@@ -180,19 +254,51 @@ export const claudeInstaller: HostInstaller = {
     return bin ? { detected: true, version: cliVersion(bin, { ...env, DISABLE_AUTOUPDATER: '1' }).version ?? undefined, where: bin } : { detected: false };
   },
   install(opts) {
-    const r = installHooks(settingsFile(opts), opts.bin, opts.nodePath, { preHook: opts.preHook });
+    const claudeJson = claudeJsonPath(opts.env);
+    const slot = opts.scope === 'user' ? serverSlot(readSettings(claudeJson).json) : 'free';
+    const version = opts.env.OMNI_CLAUDE_TRANSPORT ? undefined : claudeInstaller.detect(opts.env).version;
+    const transport = chooseTransport(opts, version, slot);
+    const file = settingsFile(opts);
+    if (transport.kind === 'mcp_tool') {
+      // Settings first (an unreadable file stops the install before anything is written): a
+      // server registered without the deny entry would offer omni_hook to the model.
+      const { text, json } = readSettings(file);
+      const r = writeSettings(file, text, withOmniMcpHooks(json, opts.bin, opts.nodePath, { preHook: opts.preHook }));
+      const srv = installServer(claudeJson, opts.bin, opts.nodePath);
+      const changed = r.changed || srv.changed;
+      return {
+        changed,
+        files: [r.file, srv.file],
+        notes: changed
+          ? [
+              `transport: mcp_tool handlers (${transport.why})`,
+              `MCP server "${HOOK_SERVER}" registered in ${srv.file}${srv.backup ? ` (backup: ${srv.backup})` : ''}: ${opts.nodePath ?? process.execPath} ${opts.bin} mcp --hook-tool`,
+              `hooks registered in ${r.file}${r.backup ? ` (backup: ${r.backup})` : ''}: PreToolUse, PostToolUse, PostToolUseFailure call ${HOOK_TOOL_FULL_NAME} (denied to the model in permissions.deny); SessionStart, SessionEnd, PreCompact run ${hookCommand(opts.bin, '--<event>', opts.nodePath)}`,
+            ]
+          : [`transport: mcp_tool handlers (${transport.why})`, `hooks in ${r.file} and the MCP server in ${srv.file} already up to date`],
+      };
+    }
+    // Command hooks; a server omni registered earlier would only cost a process per session.
+    const srv = opts.scope === 'user' && slot === 'omni' ? uninstallServer(claudeJson) : null;
+    const { text, json } = readSettings(file);
+    const r = writeSettings(file, text, withOmniHooksCommand(json, opts));
     const events = omniHookSpecs({ preHook: opts.preHook }).map((h) => h.event).join(', ');
     return {
-      changed: r.changed,
+      changed: r.changed || !!srv?.changed,
       files: [r.file],
       notes: r.changed
-        ? [`hooks registered in ${r.file}${r.backup ? ` (backup: ${r.backup})` : ''}`, `events: ${events}`, `command: ${hookCommand(opts.bin, '--<event>', opts.nodePath)}`]
-        : [`hooks in ${r.file} already up to date`],
+        ? [`transport: command hooks (${transport.why})`, `hooks registered in ${r.file}${r.backup ? ` (backup: ${r.backup})` : ''}`, `events: ${events}`, `command: ${hookCommand(opts.bin, '--<event>', opts.nodePath)}`]
+        : [`transport: command hooks (${transport.why})`, `hooks in ${r.file} already up to date`],
     };
   },
   uninstall(opts) {
-    const r = uninstallHooks(settingsFile(opts));
-    return { changed: r.changed, files: [r.file], notes: [r.changed ? `removed omni's hooks from ${r.file}${r.backup ? ` (backup: ${r.backup})` : ''}` : `no omni hooks in ${r.file}; nothing to do`] };
+    const file = settingsFile(opts);
+    const { text, json } = readSettings(file);
+    const r = text === null ? { file, changed: false, backup: null } : writeSettings(file, text, withoutOmniMcpHooks(json));
+    const srv = opts.scope === 'user' ? uninstallServer(claudeJsonPath(opts.env)) : null;
+    const notes = [r.changed ? `removed omni's hooks from ${r.file}${r.backup ? ` (backup: ${r.backup})` : ''}` : `no omni hooks in ${r.file}; nothing to do`];
+    if (srv?.changed) notes.push(`removed omni's MCP server "${HOOK_SERVER}" from ${srv.file}`);
+    return { changed: r.changed || !!srv?.changed, files: [r.file, ...(srv?.changed ? [srv.file] : [])], notes };
   },
   async status(opts) {
     const d = claudeInstaller.detect(opts.env);

@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFil
 import { dirname } from 'node:path';
 import type { InstallResult } from './adapter.js';
 import { shQuote } from './omni-command.js';
+import { HOOK_SERVER, HOOK_TOOL } from './claude-hook-tool.js';
 
 export interface OmniHookSpec {
   event: string;
@@ -20,6 +21,8 @@ export interface OmniHookSpec {
   flag: string;
   /** In the host's own unit (seconds for Claude Code and Codex, milliseconds for Gemini). */
   timeout?: number;
+  /** Claude Code only: an `mcp_tool` handler on a server the session runs, instead of a command. */
+  mcpTool?: { server: string; tool: string; input: Record<string, string> };
 }
 
 const OMNI_FLAGS = 'post-hook-failure|post-hook|pre-hook|session-start|session-end|pre-compact|hook';
@@ -27,9 +30,10 @@ const OMNI_CMD_RE = new RegExp(
   String.raw`(?:^|[\s/'"])(?:omni|omni\.cjs|omni\.js|omni\.mjs|omni\.ts)['"]?\s+--(?:${OMNI_FLAGS})(?:\s|$)`,
 );
 
-/** Is this handler one of omni's (any version, any path)? */
+/** Is this handler one of omni's (any version, any path, command or Claude Code mcp_tool)? */
 export function isOmniHandler(h: unknown): boolean {
   if (typeof h !== 'object' || h === null) return false;
+  if (isOmniMcpToolHandler(h)) return true;
   const cmd = (h as { command?: unknown }).command;
   if (typeof cmd === 'string' && OMNI_CMD_RE.test(cmd)) return true;
   const args = (h as { args?: unknown }).args;
@@ -48,6 +52,12 @@ export function isOmniHandler(h: unknown): boolean {
 export function hookCommand(bin: string, flag: string, nodePath: string = process.execPath): string {
   if (/\.(c|m)?js$/.test(bin)) return `env -u NODE_EXTRA_CA_CERTS ${shQuote(nodePath)} ${shQuote(bin)} ${flag}`;
   return `${shQuote(bin)} ${flag}`;
+}
+
+/** omni's Claude Code `mcp_tool` handler: its internal hook tool on its own server. */
+export function isOmniMcpToolHandler(h: unknown): boolean {
+  const o = h as { type?: unknown; server?: unknown; tool?: unknown } | null;
+  return typeof o === 'object' && o !== null && o.type === 'mcp_tool' && o.server === HOOK_SERVER && o.tool === HOOK_TOOL;
 }
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -102,7 +112,9 @@ export function withOmniHooks(settings: Obj, specs: readonly OmniHookSpec[], bin
   for (const spec of specs) {
     const group: Obj = {};
     if (spec.matcher) group.matcher = spec.matcher;
-    const handler: Obj = { type: 'command', command: hookCommand(bin, spec.flag, nodePath) };
+    const handler: Obj = spec.mcpTool
+      ? { type: 'mcp_tool', server: spec.mcpTool.server, tool: spec.mcpTool.tool, input: spec.mcpTool.input }
+      : { type: 'command', command: hookCommand(bin, spec.flag, nodePath) };
     if (spec.timeout) handler.timeout = spec.timeout;
     group.hooks = [handler];
     if (!Array.isArray(hooks[spec.event])) hooks[spec.event] = [];
@@ -151,8 +163,8 @@ export interface WriteResult {
 }
 
 /** Write `json` to `file` atomically unless the bytes would not change. */
-export function writeSettings(file: string, before: string | null, json: Obj): WriteResult {
-  return writeTextFile(file, before, JSON.stringify(json, null, before ? detectIndent(before) : 2) + '\n');
+export function writeSettings(file: string, before: string | null, json: Obj, mode?: number): WriteResult {
+  return writeTextFile(file, before, JSON.stringify(json, null, before ? detectIndent(before) : 2) + '\n', mode);
 }
 
 /**
@@ -160,7 +172,7 @@ export function writeSettings(file: string, before: string | null, json: Obj): W
  * `<file>.omni-backup`, unless the bytes would not change. `before`: the file's current text,
  * null when it does not exist.
  */
-export function writeTextFile(file: string, before: string | null, text: string): WriteResult {
+export function writeTextFile(file: string, before: string | null, text: string, mode = 0o644): WriteResult {
   if (text === before) return { file, changed: false, backup: null };
   let target = file;
   try {
@@ -175,23 +187,26 @@ export function writeTextFile(file: string, before: string | null, text: string)
     copyFileSync(target, backup);
   }
   const tmp = `${target}.omni-tmp-${process.pid}`;
-  writeFileSync(tmp, text, { mode: 0o644 });
+  writeFileSync(tmp, text, { mode });
   renameSync(tmp, target);
   return { file: target, changed: true, backup };
 }
 
-/** omni's handlers found in a settings object: event → commands. */
-export function omniHandlersIn(settings: unknown): { event: string; matcher: string | undefined; command: string }[] {
-  const out: { event: string; matcher: string | undefined; command: string }[] = [];
+/**
+ * omni's handlers found in a settings object: event → commands. An `mcp_tool` handler has
+ * `type: 'mcp_tool'` and, as its command, `mcp_tool <server>/<tool>`.
+ */
+export function omniHandlersIn(settings: unknown): { event: string; matcher: string | undefined; command: string; type: 'command' | 'mcp_tool' }[] {
+  const out: { event: string; matcher: string | undefined; command: string; type: 'command' | 'mcp_tool' }[] = [];
   if (!isObj(settings) || !isObj(settings.hooks)) return out;
   for (const [event, groups] of Object.entries(settings.hooks)) {
     if (!Array.isArray(groups)) continue;
     for (const g of groups) {
       if (!isObj(g) || !Array.isArray(g.hooks)) continue;
       for (const h of g.hooks) {
-        if (isOmniHandler(h) && isObj(h) && typeof h.command === 'string') {
-          out.push({ event, matcher: typeof g.matcher === 'string' ? g.matcher : undefined, command: h.command });
-        }
+        const matcher = typeof g.matcher === 'string' ? g.matcher : undefined;
+        if (isOmniMcpToolHandler(h)) out.push({ event, matcher, command: `mcp_tool ${HOOK_SERVER}/${HOOK_TOOL}`, type: 'mcp_tool' });
+        else if (isOmniHandler(h) && isObj(h) && typeof h.command === 'string') out.push({ event, matcher, command: h.command, type: 'command' });
       }
     }
   }

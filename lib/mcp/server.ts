@@ -4,6 +4,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { registerTools, type ToolOptions } from './tools.js';
 import { killAllRuns } from './exec-child.js';
+import { registerHookTool } from './hook-tool.js';
 
 export const INSTRUCTIONS =
   'Run noisy commands (test runners, builds, installs, long logs) with omni_run: you get the signal, not the noise, ' +
@@ -13,6 +14,7 @@ export const INSTRUCTIONS =
 export function createServer(opts: ToolOptions): McpServer {
   const server = new McpServer({ name: 'omni', version: process.env.OMNI_VERSION ?? 'dev' }, { instructions: INSTRUCTIONS });
   registerTools(server, opts);
+  if (opts.hookTool) registerHookTool(server, opts.env);
   return server;
 }
 

@@ -19,6 +19,8 @@ export interface ToolOptions {
   env: NodeJS.ProcessEnv;
   /** How to start `omni exec` (default: this process's node and entry). */
   entry?: ExecEntry;
+  /** Serve Claude Code's mcp_tool hook handlers too (`omni mcp --hook-tool`, ./hook-tool.ts). */
+  hookTool?: boolean;
 }
 
 const cwdArg = (dir: string) => z.string().optional().describe(`Project directory (default ${dir})`);

@@ -11,7 +11,15 @@ import { prune, PRUNE_HOOK_BUDGET_MS } from './prune.js';
 type Args = Record<string, unknown>;
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
 
+/** A long-lived process (the MCP server) lends its open store here; null: open one per call. */
+export const eventStores: { shared: (() => Store | null) | null } = { shared: null };
+
 function withStore<T>(env: NodeJS.ProcessEnv, fn: (s: Store) => T): T {
+  if (eventStores.shared) {
+    const shared = eventStores.shared();
+    if (!shared) throw new Error('the store is not available');
+    return fn(shared);
+  }
   const s = openStore({ home: str(env.OMNI_HOME) });
   try {
     return fn(s);

@@ -242,7 +242,9 @@ export function openStore(opts: OpenOptions = {}): Store {
             run: (...a: unknown[]) => guarded(() => p.run(...a)),
             get: (...a: unknown[]) => guarded(() => p.get(...a)),
             all: (...a: unknown[]) => guarded(() => p.all(...a)),
-            // Each step may take the read lock, so each step is guarded.
+            // Each step may take the read lock, so each step is charged. A step that throws
+            // ends the iterator: a statement left open keeps the whole connection busy, and a
+            // long-lived process (the MCP server) keeps its connection.
             iterate: (...a: unknown[]) => {
               const it = p.iterate(...a);
               let open = true;

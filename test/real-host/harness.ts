@@ -30,6 +30,13 @@ export function omniBin(): string {
   return resolve(process.env.OMNI_TEST_BIN || join(REPO, 'dist', 'omni.cjs'));
 }
 
+/**
+ * Without `initEnv`, `omni init` installs command hooks: under npm/npx the pinned CLI is on PATH,
+ * and init would otherwise wire mcp_tool handlers (claude-mcp-hooks.test.ts proves those); the
+ * command hooks keep their own proof (claude.test.ts), as Codex, Gemini and older Claude Code use them.
+ */
+const COMMAND_HOOKS = { OMNI_CLAUDE_TRANSPORT: 'command' };
+
 export interface RunOptions {
   script: Step[];
   /** Install omni with `omni init` into the temporary HOME (user scope). */
@@ -45,6 +52,8 @@ export interface RunOptions {
   cliSettings?: Record<string, unknown>;
   /** Extra env for the CLI (and so for hooks). */
   env?: Record<string, string>;
+  /** Extra env for `omni init` only (e.g. OMNI_CLAUDE_BIN, so init sees the CLI's version); {{PROJ}} is replaced. */
+  initEnv?: Record<string, string>;
   timeoutMs?: number;
   tag?: string;
   /** Run a new session in the directory of an earlier run (its HOME, project, store). */
@@ -120,7 +129,7 @@ export async function runClaude(opts: RunOptions): Promise<RunResult> {
   // Install omni exactly as a user would: the real `omni init`, against this HOME.
   let initOutput = '';
   if (opts.withOmni && !opts.after) {
-    const r = spawnSync(process.execPath, [omniBin(), 'init'], { cwd: proj, env: baseEnv, encoding: 'utf8', timeout: 30_000 });
+    const r = spawnSync(process.execPath, [omniBin(), 'init'], { cwd: proj, env: { ...baseEnv, ...subst(opts.initEnv ?? COMMAND_HOOKS, proj) }, encoding: 'utf8', timeout: 30_000 });
     initOutput = `${r.stdout}${r.stderr}`;
     if (r.status !== 0) throw new Error(`omni init failed (${r.status}): ${initOutput}`);
   }
