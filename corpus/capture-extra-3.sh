@@ -53,23 +53,7 @@ capture() {
 # keep_re REGEX... -- every output line (ANSI stripped) matching one regex, trimmed
 keep_re() {
   [[ -n "$CUR" ]] || return 0
-  python3 - "$CUR/output.txt" "$@" >> "$CUR/must_keep.txt" <<'EOF'
-import re, sys
-raw = open(sys.argv[1], 'rb').read().decode('utf-8', 'replace')
-ANSI = re.compile(r'\x1b\[[0-9;?]*[ -/]*[@-~]')
-pats = [re.compile(p) for p in sys.argv[2:]]
-seen = set()
-for line in re.split(r'\r\n|\n|\r', raw):
-    line = ANSI.sub('', line)
-    for p in pats:
-        m = p.search(line)
-        if not m:
-            continue
-        s = (m.group('k') if 'k' in p.groupindex else line).strip()
-        if s and s not in seen and s in raw:
-            seen.add(s); print(s)
-        break
-EOF
+  python3 "$(dirname "${BASH_SOURCE[0]}")/keep-re.py" "$CUR/output.txt" "$@" >> "$CUR/must_keep.txt"
 }
 # Compiler diagnostics with their location and excerpt, and make's own errors.
 CC_KEEP=('^\S+:\d+:\d+: (warning|error|note):' ': In function' '^ +\d+ \| ' '^make(\[\d+\])?: \*\*\*' '\bError \d+' '(?i)\berror\b')
