@@ -187,7 +187,7 @@ async function postShell(host: HostAdapter, p: JsonObject, input: PostShellInput
   const cwd = input.cwd;
   // A command that succeeds clears its own "last error" in session memory.
   const full = text;
-  return distil(ctxFor(input, command, 'Bash'), text, env, cwd ? (s, m) => m.recordSuccess(s, { cwd, command }) : undefined, (res) => {
+  return distil(ctxFor(input, command, 'Bash'), text, env, cwd ? (s, ev) => ev.commandSucceeded(() => s, { cwd, command }) : undefined, (res) => {
     let out = res.output;
     if (out.endsWith('\n') && !full.endsWith('\n')) out = out.slice(0, -1);
     const reply = res.changed ? host.replyOutput(p, input, out) : '';
@@ -201,7 +201,7 @@ async function postRead(host: HostAdapter, p: JsonObject, input: PostReadInput, 
   const path = input.path;
   // Hot files for the session-start context.
   const replyRead = host.replyRead;
-  return distil(ctxFor(input, `Read ${path}`, 'Read'), input.content, env, cwd ? (s, m) => m.recordFileTouch(s, { cwd, path, tool: 'Read' }) : undefined, (res) => {
+  return distil(ctxFor(input, `Read ${path}`, 'Read'), input.content, env, cwd ? (s, ev) => ev.fileRead(() => s, { cwd, path }) : undefined, (res) => {
     let out = res.output;
     if (out.endsWith('\n') && !input.content.endsWith('\n')) out = out.slice(0, -1);
     const reply = res.changed ? replyRead(p, input, out) : '';

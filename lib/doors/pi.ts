@@ -98,7 +98,7 @@ export class PiSession {
       const sessionId = sessionIdOf(ctx);
       const pctx: PipelineContext = { door: 'hook', host: 'pi', command: r.command, tool: 'bash', sessionId, agentId: 'main', cwd: ctx.cwd, exitCode: 0 };
       const store = await this.lazy();
-      return await distilText(pctx, text, env, store, (s, m) => m.recordSuccess(s, { cwd: ctx.cwd, command: r.command }), this.log, (res) => {
+      return await distilText(pctx, text, env, store, (s, ev) => ev.commandSucceeded(() => s, { cwd: ctx.cwd, command: r.command }), this.log, (res) => {
         const patch = bashPatch(r, res);
         // A patch reaches the model as it is; without one the model gets Pi's own result: whole,
         // or for a cut one Pi's tail, whose first line may be partial.

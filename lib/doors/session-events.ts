@@ -1,7 +1,7 @@
 /**
  * Session events, the one typed way both doors that see a session (the hook door and the Pi
  * extension) write session memory and the ledger: a session starts or ends, the model's context
- * is reset (compact, clear, a branch moved), a command fails.
+ * is reset (compact, clear, a branch moved), a command fails or succeeds, a file is read.
  *
  * Each takes the store as a getter, so an event with nothing to record never opens SQLite; the
  * caller owns opening, closing and catching (the hook door logs and still exits 0, Pi logs and
@@ -9,7 +9,7 @@
  * session of its own.
  */
 import type { Store } from '../store/open.js';
-import { recordFailure, recordSessionEnd, recordSessionStart, sessionStartContext } from '../store/memory.js';
+import { recordFailure, recordFileTouch, recordSessionEnd, recordSessionStart, recordSuccess, sessionStartContext } from '../store/memory.js';
 import { forgetSession } from '../store/ledger.js';
 import { prune, PRUNE_HOOK_BUDGET_MS } from '../store/prune.js';
 
@@ -73,4 +73,18 @@ export function commandFailed(store: StoreGetter, e: CommandFailure): void {
   if (!e.cwd || !e.command || e.interrupted === true) return;
   const s = store();
   if (s) recordFailure(s, { cwd: e.cwd, command: e.command, error: e.error });
+}
+
+/** A command that succeeded clears its own last error. */
+export function commandSucceeded(store: StoreGetter, e: { cwd?: string; command?: string }): void {
+  if (!e.cwd || !e.command) return;
+  const s = store();
+  if (s) recordSuccess(s, { cwd: e.cwd, command: e.command });
+}
+
+/** A file the agent read, for the hot files of the next session's context. */
+export function fileRead(store: StoreGetter, e: { cwd?: string; path?: string }): void {
+  if (!e.cwd || !e.path) return;
+  const s = store();
+  if (s) recordFileTouch(s, { cwd: e.cwd, path: e.path, tool: 'Read' });
 }

@@ -5,9 +5,9 @@
  */
 import t from 'tap';
 import fs from 'node:fs';
-import { commandFailed, contextReset, sessionEnded, sessionStarted } from '../../lib/doors/session-events.js';
+import { commandFailed, commandSucceeded, contextReset, fileRead, sessionEnded, sessionStarted } from '../../lib/doors/session-events.js';
 import { openStore, type Store } from '../../lib/store/open.js';
-import { lastError, lastSession, recordFileTouch, recordSuccess } from '../../lib/store/memory.js';
+import { hotFiles, lastError, lastSession } from '../../lib/store/memory.js';
 import { tmpHome } from '../store/fixtures/helpers.js';
 
 /** A getter that counts how often the event asked for the store. */
@@ -23,14 +23,17 @@ t.test('a session fills session memory and SessionStart returns the block', asyn
   t.equal(sessionStarted(g, { sessionId: 'S', main: true, cwd: '/p', source: 'startup' }), null, 'nothing to say yet');
   commandFailed(g, { cwd: '/p', command: 'npm test', error: 'Exit code 1\nTypeError: x is not a function' });
   commandFailed(g, { cwd: '/p', command: 'sleep 100', error: 'interrupted', interrupted: true });
-  recordFileTouch(s, { cwd: '/p', path: 'src/a.ts', tool: 'Edit' });
+  fileRead(g, { cwd: '/p', path: 'src/a.ts' });
   const block = sessionStarted(g, { sessionId: 'S2', main: false, cwd: '/p', source: 'compact' });
   t.match(block, /Last failing command: npm test/);
   t.match(block, /TypeError: x is not a function/);
   t.notMatch(block, /sleep 100/, 'an interrupt is not an error');
-  t.match(block, /src\/a\.ts \(1 edits\)/);
+  t.match(block, /src\/a\.ts/);
+  t.equal(hotFiles(s, '/p').length, 1);
   t.equal(lastError(s, '/p')?.command, 'npm test');
-  recordSuccess(s, { cwd: '/p', command: 'npm test' });
+  commandSucceeded(g, { cwd: '/p', command: 'make' });
+  t.equal(lastError(s, '/p')?.command, 'npm test', 'another command succeeding clears nothing');
+  commandSucceeded(g, { cwd: '/p', command: 'npm test' });
   t.equal(lastError(s, '/p'), null, 'the same command succeeding cleared the error');
   sessionEnded(g, { sessionId: 'S', main: true, cwd: '/p', reason: 'other' });
   sessionEnded(g, { sessionId: 'S', main: false, reason: 'logout' });
@@ -43,6 +46,8 @@ t.test('an event with nothing to record never asks for the store', async (t) => 
   sessionEnded(g.get, { main: true, reason: 'other' });
   sessionEnded(g.get, { sessionId: 'S', main: false });
   contextReset(g.get, undefined);
+  commandSucceeded(g.get, { cwd: '/p' });
+  fileRead(g.get, { path: 'a' });
   commandFailed(g.get, { cwd: '/p', error: 'x' });
   commandFailed(g.get, { cwd: '/p', command: 'make', error: 'x', interrupted: true });
   t.equal(g.asked(), 0);
