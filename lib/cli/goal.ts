@@ -3,7 +3,7 @@
  * shows it. Project: `--cwd <dir>`, else the current directory.
  */
 import type { Io } from './main.js';
-import { setGoal, clearGoal, getGoal } from '../store/memory.js';
+import { pinGoal, clearGoal, getGoal } from '../service/memory.js';
 import { projectArg } from './remember.js';
 import { cliStore } from './cli-store.js';
 
@@ -36,7 +36,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       io.stderr.write(`omni goal: the goal is empty\n${USAGE}`);
       return 2;
     }
-    setGoal(store, { cwd, text });
+    pinGoal(store, cwd, text);
     io.stdout.write(`goal pinned for ${cwd}\n`);
     return 0;
   } finally {

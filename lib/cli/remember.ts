@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { Io } from './main.js';
 import { cliStore } from './cli-store.js';
-import { remember, listFacts, forgetFact } from '../store/memory.js';
+import { rememberFact, listFacts, forgetFact } from '../service/memory.js';
 
 const USAGE = 'usage: omni remember "<fact>" | --list | --forget <id>   [--cwd <project dir>]\n';
 
@@ -60,7 +60,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       io.stderr.write(`omni remember: the fact is empty\n${USAGE}`);
       return 2;
     }
-    const id = remember(store, { cwd, text });
+    const id = rememberFact(store, cwd, text);
     io.stdout.write(`remembered fact ${id} for ${cwd}\n`);
     return 0;
   } finally {

@@ -6,7 +6,7 @@
  */
 import type { Io } from './main.js';
 import { cliStore } from './cli-store.js';
-import { getBlob, isHandle, recordRetrieval } from '../store/archive.js';
+import { parseHandle, retrieve, unknownHandle } from '../service/retrieve.js';
 import { subcommandHelp } from './usage.js';
 
 export const USAGE = subcommandHelp('retrieve');
@@ -27,24 +27,19 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.stderr.write(USAGE);
     return 2;
   }
-  // Tolerate a handle copied with the marker's closing bracket.
-  const handle = arg.trim().replace(/\]$/, '').toLowerCase();
-  if (!isHandle(handle)) {
+  // Tolerates a handle copied with the marker's closing bracket.
+  const handle = parseHandle(arg);
+  if (handle === null) {
     io.stderr.write(`omni retrieve: '${arg}' is not a handle (expected 16 hex characters)\n${USAGE}`);
     return 2;
   }
   const store = cliStore('retrieve', io);
   if (!store) return 1;
   try {
-    const data = getBlob(store, handle);
+    const data = retrieve(store, handle);
     if (!data) {
-      io.stderr.write(`omni retrieve: no archived block has handle ${handle} (unknown, or older than the retention period: 30 days, 7 for raw traces)\n`);
+      io.stderr.write(`omni retrieve: ${unknownHandle(handle)}\n`);
       return 2;
-    }
-    try {
-      recordRetrieval(store, handle);
-    } catch {
-      // The bytes matter more than the bookkeeping: a locked store still retrieves.
     }
     await write(io.stdout, data);
     return 0;

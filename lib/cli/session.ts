@@ -15,21 +15,11 @@
  *   bytes_saved      bytes_in - bytes_delivered
  */
 import type { Io } from './main.js';
-import type { Store } from '../store/open.js';
-import { lastSession, listSessions, type SessionRow } from '../store/memory.js';
+import { lastSession, listSessions, sessionTotals as totals } from '../service/session.js';
+import { formatBytes } from '../service/stats.js';
 import { cliStore } from './cli-store.js';
-import { formatBytes } from './stats.js';
 
 export const SESSION_CSV_COLUMNS = ['session_id', 'cwd', 'source', 'started_at', 'ended_at', 'end_reason', 'runs', 'bytes_in', 'bytes_delivered', 'bytes_saved'] as const;
-
-/** Run totals for a session: the SessionEnd summary, or live from `runs` while it runs. */
-function totals(store: Store, s: SessionRow): { runs: number; bytesIn: number; bytesOut: number } {
-  if (s.ended !== null && s.runs !== null) return { runs: s.runs, bytesIn: s.bytes_in ?? 0, bytesOut: s.bytes_out ?? 0 };
-  const r = store
-    .stmt('SELECT count(*) AS runs, coalesce(sum(bytes_in), 0) AS bin, coalesce(sum(CASE WHEN applied THEN bytes_out ELSE bytes_in END), 0) AS bout FROM runs WHERE session = ?')
-    .get(s.session) as { runs: number; bin: number; bout: number };
-  return { runs: r.runs, bytesIn: r.bin, bytesOut: r.bout };
-}
 
 export function csvField(v: string | number | null | undefined): string {
   const s = v === null || v === undefined ? '' : String(v);

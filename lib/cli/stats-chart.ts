@@ -4,6 +4,7 @@
  * seen as such, never folded into zero. The same layout (`barLayout`) feeds the HTML page's
  * SVG, so the two pictures agree.
  */
+import { formatBytes } from '../service/stats.js';
 
 export interface Bar {
   label: string;
@@ -40,13 +41,7 @@ export function chartStyle(env: NodeJS.ProcessEnv, out: { isTTY?: boolean; colum
   };
 }
 
-export function formatBytes(n: number): string {
-  if (n < 0) return '-' + formatBytes(-n);
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
-  if (n < 1024 ** 3) return `${(n / 1024 / 1024).toFixed(1)} MiB`;
-  return `${(n / 1024 ** 3).toFixed(2)} GiB`;
-}
+export { formatBytes };
 
 export interface BarLayout {
   /** Width given to negative values, left of the axis (0 when none is negative). */

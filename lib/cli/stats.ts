@@ -11,41 +11,18 @@
 import { writeFileSync } from 'node:fs';
 import type { Io } from './main.js';
 import { cliStore } from './cli-store.js';
-import { statsSummary, statsByDay, topRuns, type Totals, type StatsSummary } from '../store/stats.js';
+import { statsByDay, topRuns, type Totals, type StatsSummary } from '../store/stats.js';
 import type { Store } from '../store/open.js';
 import { getBlob } from '../store/archive.js';
-import { chartStyle, renderBars, dayRange, dayLabel, formatBytes, type Bar, type ChartStyle } from './stats-chart.js';
+import { chartStyle, renderBars, dayRange, dayLabel, type Bar, type ChartStyle } from './stats-chart.js';
 import { renderHtml, traceOf, type ReportData } from './stats-html.js';
+import { DEFAULT_SINCE, badSince, doorTable, familyTable, formatBytes, parseSince, pct, runsText as runs, statsHeader, statsOf, statsWindow } from '../service/stats.js';
 
-export { formatBytes };
-export const DEFAULT_SINCE = '7d';
+export { formatBytes, parseSince, DEFAULT_SINCE };
 /** Distillations the HTML page lists with their traces. */
 export const TOP_RUNS = 20;
 
 const USAGE = 'usage: omni stats [--since 7d] [--json] [--bars] [--html FILE]\n';
-
-/** '7d', '24h', '30m', '2w' or 'all' -> a duration in ms (Infinity for all); null if invalid. */
-export function parseSince(s: string): number | null {
-  if (s === 'all') return Infinity;
-  const m = /^(\d+(?:\.\d+)?)\s*(m|h|d|w)$/.exec(s.trim());
-  if (!m) return null;
-  const unit = { m: 60e3, h: 3600e3, d: 86400e3, w: 7 * 86400e3 }[m[2] as 'm' | 'h' | 'd' | 'w'];
-  return Number(m[1]) * unit;
-}
-
-function pct(t: Totals): string {
-  return t.bytesIn > 0 ? `${((100 * t.bytesSaved) / t.bytesIn).toFixed(1)}%` : '-';
-}
-
-function table(title: string, rows: Array<Totals & { name: string }>): string {
-  const head = [title, 'runs', 'applied', 'in', 'delivered', 'saved', 'saved %'];
-  const body = rows.map((r) => [r.name, String(r.runs), String(r.applied), formatBytes(r.bytesIn), formatBytes(r.bytesDelivered), formatBytes(r.bytesSaved), pct(r)]);
-  const all = [head, ...body];
-  const w = head.map((_, i) => Math.max(...all.map((r) => r[i].length)));
-  return all.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(w[i]) : c.padStart(w[i]))).join('  ')).join('\n') + '\n';
-}
-
-const runs = (n: number) => `${n} run${n === 1 ? '' : 's'}`;
 
 /** One bar per local day from the window's first day to today; a day without runs is 0. */
 export function dayBars(byDay: Array<Totals & { day: string }>, from: number, now: number): Bar[] {
@@ -106,17 +83,16 @@ export async function run(argv: string[], io: Io, env: NodeJS.ProcessEnv = proce
     io.stderr.write(`omni stats: --html takes a file name ('-' for stdout)\n${USAGE}`);
     return 2;
   }
-  const ms = parseSince(since);
-  if (ms === null) {
-    io.stderr.write(`omni stats: --since takes a duration like 30m, 24h, 7d, 2w or 'all' (got '${since}')\n`);
+  const w = statsWindow(since);
+  if (w === null) {
+    io.stderr.write(`${badSince(since)}\n`);
     return 2;
   }
   const store = cliStore('stats', io);
   if (!store) return 1;
   try {
-    const now = Date.now();
-    const from = ms === Infinity ? 0 : now - ms;
-    const s = statsSummary(store, { since: from });
+    const { from, now } = w;
+    const s = statsOf(store, w);
     if (html !== null) {
       const page = renderHtml(report(store, s, since, from, now));
       if (html === '-') io.stdout.write(page);
@@ -135,18 +111,14 @@ export async function run(argv: string[], io: Io, env: NodeJS.ProcessEnv = proce
       io.stdout.write(JSON.stringify({ since: new Date(from).toISOString(), period: since, total: s.total, byFamily: s.byFamily, byDoor: s.byDoor }, null, 2) + '\n');
       return 0;
     }
-    const t = s.total;
-    io.stdout.write(
-      `omni stats since ${ms === Infinity ? 'the beginning' : new Date(from).toISOString()} (${since})\n` +
-        `${t.runs} runs, ${t.applied} applied: ${formatBytes(t.bytesIn)} in, ${formatBytes(t.bytesDelivered)} delivered, ${formatBytes(t.bytesSaved)} saved (${pct(t)})\n`,
-    );
-    if (t.runs === 0) return 0;
+    io.stdout.write(statsHeader(w, s.total));
+    if (s.total.runs === 0) return 0;
     const out = io.stdout as NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
     if (bars || out.isTTY) {
       const style = chartStyle(env, out);
       io.stdout.write('\n' + renderCharts(dayBars(statsByDay(store, { since: from }), from, now), familyBars(s.byFamily), style));
-    } else io.stdout.write('\n' + table('family', s.byFamily.map((r) => ({ ...r, name: r.family }))));
-    io.stdout.write('\n' + table('door', s.byDoor.map((r) => ({ ...r, name: r.door }))));
+    } else io.stdout.write('\n' + familyTable(s));
+    io.stdout.write('\n' + doorTable(s));
     return 0;
   } finally {
     store.close();

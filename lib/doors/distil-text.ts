@@ -30,8 +30,8 @@ export interface Settled<R> {
   view: ModelView;
 }
 
-/** Store work to do on the store the distillation used (session memory). */
-export type AfterDistil = (store: Store, memory: typeof import('../store/memory.js')) => void;
+/** Session work to do on the store the distillation used (./session-events.ts). */
+export type AfterDistil = (store: Store, events: typeof import('./session-events.js')) => void;
 
 export async function distilText<R>(
   ctx: PipelineContext,
@@ -63,7 +63,7 @@ export async function distilText<R>(
   if (after) {
     try {
       const s = store.get();
-      if (s) after(s, await import('../store/memory.js'));
+      if (s) after(s, await import('./session-events.js'));
     } catch (err) {
       log(`session memory: ${(err as Error).message}`);
     }

@@ -13,6 +13,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import type { PipelineContext } from '../pipeline/types.js';
+import type { Store } from '../store/open.js';
 import { logDiagnostic } from './diagnostics.js';
 import { MAX_FULL_OUTPUT_BYTES, type AfterDistil, type Distilled, type Settled } from './distil-text.js';
 import { claudeReplied, claudeSilentPersisted, codexReplied, codexSilent, HOST_MIN_INLINE_CHARS, NOTHING, WHOLE, type ModelView } from './model-view.js';
@@ -197,7 +198,7 @@ async function postShell(host: HostAdapter, p: JsonObject, input: PostShellInput
   const cwd = input.cwd;
   // A command that succeeds clears its own "last error" in session memory.
   const full = text;
-  return distil(ctxFor(input, command, 'Bash'), text, env, cwd ? (s, m) => m.recordSuccess(s, { cwd, command }) : undefined, (res) => {
+  return distil(ctxFor(input, command, 'Bash'), text, env, cwd ? (s, ev) => ev.commandSucceeded(() => s, { cwd, command }) : undefined, (res) => {
     let out = res.output;
     if (out.endsWith('\n') && !full.endsWith('\n')) out = out.slice(0, -1);
     const reply = res.changed ? host.replyOutput(p, input, out) : '';
@@ -211,7 +212,7 @@ async function postRead(host: HostAdapter, p: JsonObject, input: PostReadInput, 
   const path = input.path;
   // Hot files for the session-start context.
   const replyRead = host.replyRead;
-  return distil(ctxFor(input, `Read ${path}`, 'Read'), input.content, env, cwd ? (s, m) => m.recordFileTouch(s, { cwd, path, tool: 'Read' }) : undefined, (res) => {
+  return distil(ctxFor(input, `Read ${path}`, 'Read'), input.content, env, cwd ? (s, ev) => ev.fileRead(() => s, { cwd, path }) : undefined, (res) => {
     let out = res.output;
     if (out.endsWith('\n') && !input.content.endsWith('\n')) out = out.slice(0, -1);
     const reply = res.changed ? replyRead(p, input, out) : '';
@@ -248,15 +249,15 @@ async function postMcp(host: HostAdapter, p: JsonObject, input: PostMcpInput, en
 
 async function postToolFailure(input: Extract<HookInput, { kind: 'post-tool-failure' }>, env: NodeJS.ProcessEnv): Promise<string> {
   // Failure memory: the project's last active error, for session context.
-  await withStore(env, 'recordFailure', {
-    sessionId: input.sessionId,
-    agentId: subagentOf(input),
-    cwd: input.cwd,
-    // The user's command, not omni's wrapper around it.
-    command: omniExecOriginal(input.command) ?? input.command,
-    errorHead: input.error.slice(0, 2000),
-    interrupted: input.interrupted,
-  });
+  await sessionEvent(env, 'recordFailure', (ev, store) =>
+    ev.commandFailed(store, {
+      cwd: input.cwd,
+      // The user's command, not omni's wrapper around it.
+      command: omniExecOriginal(input.command) ?? input.command,
+      error: input.error.slice(0, 2000),
+      interrupted: input.interrupted,
+    }),
+  );
   return '';
 }
 
@@ -272,25 +273,23 @@ async function preTool(host: HostAdapter, p: JsonObject, input: PreToolInput, en
 }
 
 // ---------------------------------------------------------------------------------------------
-// Session events: valid, fast, silent until the store's session memory lands.
+// Session events: through lib/doors/session-events.ts, as Pi's door does; valid, fast, silent.
 
 /** Session memory keys the main agent by the absence of an agent id. */
-function subagentOf(input: HookInput): string | undefined {
-  return input.agentId === 'main' ? undefined : input.agentId;
-}
+const isMain = (input: HookInput): boolean => input.agentId === 'main' || !input.agentId;
 
 async function sessionStart(host: HostAdapter, p: JsonObject, input: Extract<HookInput, { kind: 'session-start' }>, env: NodeJS.ProcessEnv): Promise<string> {
   // Session context (goal, facts, last error, hot files) for the model. After compact or clear
   // the agent no longer holds what it was shown: reset the ledger first.
   if (input.source === 'compact' || input.source === 'clear') await forget(env, input.sessionId);
-  const text = await withStore(env, 'sessionStart', { sessionId: input.sessionId, agentId: subagentOf(input), cwd: input.cwd, source: input.source });
+  const text = await sessionEvent(env, 'sessionStart', (ev, store) => ev.sessionStarted(store, { sessionId: input.sessionId, main: isMain(input), cwd: input.cwd, source: input.source }));
   if (typeof text === 'string' && text !== '' && host.replyContext) return host.replyContext(p, input, text);
   return '';
 }
 
 async function sessionEnd(input: Extract<HookInput, { kind: 'session-end' }>, env: NodeJS.ProcessEnv): Promise<string> {
   // Claude Code gives SessionEnd a 1.5 s shared budget: a quick flush only. Replies are discarded.
-  await withStore(env, 'sessionEnd', { sessionId: input.sessionId, agentId: subagentOf(input), cwd: input.cwd, reason: input.reason });
+  await sessionEvent(env, 'sessionEnd', (ev, store) => ev.sessionEnded(store, { sessionId: input.sessionId, main: isMain(input), cwd: input.cwd, reason: input.reason }));
   return '';
 }
 
@@ -298,17 +297,15 @@ async function preCompact(input: Extract<HookInput, { kind: 'pre-compact' }>, en
   // PreCompact cannot talk to the model; session start (source compact) re-injects context.
   // After compaction the agent no longer holds what it was shown: reset the ledger.
   await forget(env, input.sessionId);
-  await withStore(env, 'preCompact', { sessionId: input.sessionId, agentId: input.agentId, trigger: input.trigger });
   return '';
 }
 
 /** Reset the ledger's "already shown" bookkeeping for a session. Never throws. */
 async function forget(env: NodeJS.ProcessEnv, sessionId: string): Promise<void> {
   try {
-    const [store, { forgetSession }] = await Promise.all([callStore(env), import('../store/ledger.js')]);
+    const [store, { contextReset }] = await Promise.all([callStore(env), import('./session-events.js')]);
     try {
-      const s = store.get();
-      if (s) forgetSession(s, sessionId);
+      contextReset(() => store.get(), sessionId);
     } finally {
       store.close();
     }
@@ -317,19 +314,27 @@ async function forget(env: NodeJS.ProcessEnv, sessionId: string): Promise<void> 
   }
 }
 
-/**
- * The one place the hook door talks to the store's session memory for session events
- * (lib/store/events.ts; `storeHandlers` overrides them in tests). A missing or broken store
- * never breaks a hook: caught, logged, '' reply.
- */
-export type StoreEvent = 'recordFailure' | 'sessionStart' | 'sessionEnd' | 'preCompact';
-export const storeHandlers: Partial<Record<StoreEvent, (env: NodeJS.ProcessEnv, args: Record<string, unknown>) => Promise<unknown>>> = {};
+type SessionEvents = typeof import('./session-events.js');
 
-async function withStore(env: NodeJS.ProcessEnv, what: StoreEvent, args: Record<string, unknown>): Promise<unknown> {
+/**
+ * One session event against the store, opened (OMNI_HOME from `env`) only if the event has
+ * something to record and closed after it. A missing or broken store never breaks a hook:
+ * caught, logged, no reply.
+ */
+async function sessionEvent<T>(env: NodeJS.ProcessEnv, what: string, fn: (ev: SessionEvents, store: () => Store) => T): Promise<T | undefined> {
   try {
-    const h = storeHandlers[what] ?? (await import('../store/events.js')).storeEventHandlers[what];
-    if (!h) return undefined;
-    return await h(env, args);
+    // callStore: the warm server's store when one lends it (lib/mcp/hook-tool.ts), else one
+    // opened for this call, only if the event has something to record.
+    const [ev, store] = await Promise.all([import('./session-events.js'), callStore(env)]);
+    try {
+      return fn(ev, () => {
+        const s = store.get();
+        if (!s) throw new Error('the store is not available');
+        return s;
+      });
+    } finally {
+      store.close();
+    }
   } catch (err) {
     logDiagnostic('hook', `store ${what}: ${(err as Error).message}`, env);
     return undefined;

@@ -16,7 +16,6 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { hookStores, runHook } from '../doors/hook.js';
 import { logDiagnostic } from '../doors/diagnostics.js';
 import { WarmStore } from '../doors/warm-store.js';
-import { eventStores } from '../store/events.js';
 import { HOOK_ARG, HOOK_TOOL, PAYLOAD_FIELDS, payloadFromArgs } from '../hosts/claude-hook-tool.js';
 
 export type HookRunner = (name: string, stdin: Buffer, env: NodeJS.ProcessEnv) => Promise<string>;
@@ -28,7 +27,6 @@ export function warmStore(env: NodeJS.ProcessEnv): WarmStore {
   if (!warm) {
     const w = (warm = new WarmStore(env));
     hookStores.forCall = () => w.forCall();
-    eventStores.shared = () => w.get();
   }
   return warm;
 }
@@ -38,7 +36,6 @@ export function resetWarmStore(): void {
   warm?.close();
   warm = null;
   hookStores.forCall = null;
-  eventStores.shared = null;
 }
 
 /** The reply text for one call: runHook's, or '' on any fault. */

@@ -1,17 +1,17 @@
 /**
- * omni's MCP tools. Each one reuses the code path of its typed subcommand (exec door,
- * retrieve, stats, remember, goal); nothing here distils or reads the store on its own.
+ * omni's MCP tools. omni_run starts the exec door; the others call the service under both the
+ * CLI and MCP (lib/service/) and word its data as tool results. Nothing here distils, and
+ * nothing runs a subcommand to read what it printed.
  */
 import { statSync } from 'node:fs';
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { run as retrieveRun } from '../cli/retrieve.js';
-import { run as statsRun } from '../cli/stats.js';
-import { captureCli } from './capture.js';
+import { parseHandle, retrieve, unknownHandle } from '../service/retrieve.js';
+import { DEFAULT_SINCE, badSince, statsOf, statsText, statsWindow } from '../service/stats.js';
 import { runViaExec, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, type ExecEntry } from './exec-child.js';
 import { bytesContent, errorResult, textResult } from './result.js';
-import { goal, project, recall, rememberFact } from './memory-tools.js';
+import { goal, project, recall, rememberFact, withStore } from './memory-tools.js';
 
 export interface ToolOptions {
   /** The project directory: default cwd for omni_run and the memory tools. */
@@ -52,17 +52,20 @@ export async function omniRun(opts: ToolOptions, a: { command: string; cwd?: str
 
 export async function omniRetrieve(a: { handle: string }): Promise<CallToolResult> {
   const handle = a.handle.trim();
-  // A leading dash would read as an option to the subcommand.
   if (!handle || handle.startsWith('-')) return errorResult(`omni_retrieve: '${a.handle}' is not a handle (expected the 16 hex characters after "omni retrieve" in a marker)`);
-  const r = await captureCli(retrieveRun, [handle]);
-  if (r.code !== 0) return errorResult(r.stderr.trim() || `omni retrieve exited ${r.code}`);
-  return { content: bytesContent(r.stdout, `omni://retrieve/${handle}`) };
+  const h = parseHandle(handle);
+  if (h === null) return errorResult(`omni retrieve: '${handle}' is not a handle (expected 16 hex characters)`);
+  return withStore('retrieve', (s) => {
+    const data = retrieve(s, h);
+    return data ? { content: bytesContent(data, `omni://retrieve/${handle}`) } : errorResult(`omni retrieve: ${unknownHandle(h)}`);
+  });
 }
 
 export async function omniStats(a: { since?: string }): Promise<CallToolResult> {
-  const r = await captureCli(statsRun, a.since !== undefined ? ['--since', a.since] : []);
-  if (r.code !== 0) return errorResult(r.stderr.trim() || `omni stats exited ${r.code}`);
-  return textResult(r.stdout.toString('utf8').trimEnd());
+  const since = a.since ?? DEFAULT_SINCE;
+  const w = statsWindow(since);
+  if (w === null) return errorResult(badSince(since));
+  return withStore('stats', (s) => textResult(statsText(w, statsOf(s, w)).trimEnd()));
 }
 
 export function registerTools(server: McpServer, opts: ToolOptions): void {

@@ -6,5 +6,4 @@ export { lineHash, packHashes, ShownSet, SortedHashSet, SHOWN_SET_CAP, type Hash
 export * from './memory.js';
 export { recordRun, statsSummary, lastRun, type RunRow, type RunRecord, type StatsSummary, type Totals } from './stats.js';
 export { prune, PRUNE_HOOK_BUDGET_MS, WORKING_RETENTION_MS, RAW_RETENTION_MS } from './prune.js';
-export { storeEventHandlers } from './events.js';
 export { recordDistillation, type Distillation } from './record.js';

@@ -134,6 +134,12 @@ t.test('bad input is a clear tool error and the server keeps serving', async (t)
   t.notOk(stats.isError);
   t.match(text(stats), /^omni stats since the beginning \(all\)\n\d+ runs/);
   t.match(text(stats), /\bexec\b/, 'the door table names exec');
+  // The CLI and MCP format the one service: off a terminal, the same report.
+  const typedStats = omni(['stats', '--since', 'all'], { env: { OMNI_HOME: home } });
+  t.equal(typedStats.status, 0);
+  t.equal(text(stats), typedStats.stdout.toString().trimEnd(), 'omni_stats says what `omni stats` prints');
+  const typedUnknown = omni(['retrieve', 'ffffffffffffffff'], { env: { OMNI_HOME: home } });
+  t.equal(text(unknown), typedUnknown.stderr.toString().trim(), 'an unknown handle, in the same words');
   t.equal(serverStderr, '', 'nothing on the server stderr');
 });
 
