@@ -236,7 +236,14 @@ export function basename(p: string): string {
 
 export function analyzeCommand(command: string): CommandAnalysis {
   const trimmed = command.trim();
-  const { tokens, malformed, subshell } = tokenize(trimmed);
+  return analyzeTokens(trimmed, tokenize(trimmed));
+}
+
+/** The analysis of a line already tokenized (bench/libs.mjs feeds it another tokenizer's tokens). */
+export function analyzeTokens(
+  trimmed: string,
+  { tokens, malformed, subshell }: { tokens: Token[]; malformed: boolean; subshell: boolean },
+): CommandAnalysis {
   const segments: string[][][] = [];
   let stages: string[][] = [];
   let cur: string[] = [];
