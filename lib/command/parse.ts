@@ -216,6 +216,8 @@ export function peelWrappers(argv: string[]): string[] {
     while (a.length && ASSIGNMENT.test(a[0])) a.shift();
     const head = basename(a[0] ?? '');
     if (!WRAPPERS.has(head)) break;
+    // `command -v jest` prints where jest is; it does not run it.
+    if (head === 'command' && (a[1] === '-v' || a[1] === '-V')) break;
     // Options of the wrapper itself (`npx --yes jest`, `timeout 10 cmd`, `env -i cmd`).
     let k = 1;
     const valued = OPTION_TAKES_VALUE[head];

@@ -40,6 +40,9 @@ t.test('a wrapper with nothing to run is the producer itself', async (t) => {
   t.same(argvOf('env -0'), ['env', '-0']);
   t.same(argvOf('time'), ['time']);
   t.same(peelWrappers([]), []);
+  t.same(argvOf('command -v jest'), ['command', '-v', 'jest'], 'command -v looks jest up, it does not run it');
+  t.same(argvOf('command -V make'), ['command', '-V', 'make']);
+  t.same(argvOf('command make'), ['make'], 'plain command runs it');
 });
 
 t.test('package-manager runners stay in argv: the registry decides what they run', async (t) => {
