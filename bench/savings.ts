@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { distillBuffer } from '../lib/pipeline/run.js';
 import { LazyStore } from '../lib/doors/store-access.js';
-import { loadCorpus, STRUCTURED_KINDS } from '../test/helpers/corpus.js';
+import { loadCorpus, STRUCTURED_KINDS } from './corpus.js';
 
 const TARGETS: Record<string, number> = { test: 85, build: 60, install: 60, git: 40, log: 70 };
 

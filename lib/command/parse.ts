@@ -3,11 +3,12 @@
  * its own plumbing (pipes, redirects, sequences) that a rewrite must not swallow.
  *
  * This is a tokenizer for the common POSIX subset, not a shell. Anything it cannot
- * understand (unbalanced quotes, here-docs, `$(…)`) is reported so callers can refuse.
+ * understand (unbalanced quotes, here-docs, `$(…)`, subshells) is reported so callers can refuse.
  */
 import { commandRequestsPassthrough } from '../pipeline/passthrough.js';
 
-export type Operator = '|' | '||' | '&&' | ';' | '&' | '>' | '>>' | '<' | '2>' | '2>&1' | '&>' | '|&';
+/** `>&` duplicates or closes a descriptor (`>&2`, `1>&2`, `2>&-`): a redirect with no target word. */
+export type Operator = '|' | '||' | '&&' | ';' | '&' | '>' | '>>' | '<' | '2>' | '2>&1' | '>&' | '&>' | '|&';
 
 export interface Token {
   word?: string;
@@ -43,17 +44,53 @@ const INTERACTIVE = new Set([
   'telnet', 'git-rebase-interactive', 'fzf', 'sudo', 'su', 'passwd',
 ]);
 
+/**
+ * End (exclusive) of the `$(…)` that opens at `i`, or -1 when it never closes. Quotes and
+ * nested parentheses inside it are skipped so their `)` does not close it.
+ */
+function substitutionEnd(line: string, i: number): number {
+  let depth = 0;
+  for (let j = i + 1; j < line.length; j++) {
+    const c = line[j];
+    if (c === '\\') { j++; continue; }
+    if (c === "'") { j = line.indexOf("'", j + 1); if (j < 0) return -1; continue; }
+    if (c === '"' || c === '`') {
+      for (j++; j < line.length && line[j] !== c; j++) if (line[j] === '\\') j++;
+      if (j >= line.length) return -1;
+      continue;
+    }
+    if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return j + 1;
+  }
+  return -1;
+}
+
+/** End (exclusive) of the backtick substitution that opens at `i`, or -1. */
+function backtickEnd(line: string, i: number): number {
+  for (let j = i + 1; j < line.length; j++) {
+    if (line[j] === '\\') { j++; continue; }
+    if (line[j] === '`') return j + 1;
+  }
+  return -1;
+}
+
+const DIGITS = /^\d+$/;
+
 /** Split a command line into words and operators. */
 export function tokenize(line: string): { tokens: Token[]; malformed: boolean; subshell: boolean } {
   const tokens: Token[] = [];
   let word = '';
   let inWord = false;
+  // The word so far is bare text (no quote, escape or substitution): only then can `2>` be a
+  // file-descriptor number rather than an argument.
+  let plain = true;
   let subshell = false;
   let i = 0;
   const push = () => {
     if (inWord) tokens.push({ word });
     word = '';
     inWord = false;
+    plain = true;
   };
   while (i < line.length) {
     const c = line[i];
@@ -62,6 +99,7 @@ export function tokenize(line: string): { tokens: Token[]; malformed: boolean; s
       if (end < 0) return { tokens, malformed: true, subshell };
       word += line.slice(i + 1, end);
       inWord = true;
+      plain = false;
       i = end + 1;
       continue;
     }
@@ -76,12 +114,14 @@ export function tokenize(line: string): { tokens: Token[]; malformed: boolean; s
       if (j >= line.length) return { tokens, malformed: true, subshell };
       word += buf;
       inWord = true;
+      plain = false;
       i = j + 1;
       continue;
     }
     if (c === '\\' && i + 1 < line.length) {
       word += line[i + 1];
       inWord = true;
+      plain = false;
       i += 2;
       continue;
     }
@@ -90,17 +130,61 @@ export function tokenize(line: string): { tokens: Token[]; malformed: boolean; s
       i++;
       continue;
     }
-    if (c === '`' || (c === '$' && line[i + 1] === '(') || c === '(' || c === ')' || (c === '<' && line[i + 1] === '<')) {
+    // A comment runs to the end of the line; `a#b` is a word.
+    if (c === '#' && !inWord) break;
+    // `$(…)` and backticks belong to the word they stand in: the operators inside them are
+    // the inner command's, not this line's.
+    if ((c === '$' && line[i + 1] === '(') || c === '`') {
+      const end = c === '`' ? backtickEnd(line, i) : substitutionEnd(line, i);
+      if (end < 0) return { tokens, malformed: true, subshell: true };
       subshell = true;
+      word += line.slice(i, end);
+      inWord = true;
+      plain = false;
+      i = end;
+      continue;
+    }
+    if (c === '(' || c === ')') {
+      subshell = true;
+      push();
+      i++;
+      continue;
+    }
+    if (c === '>' || c === '<') {
+      // `2>`, `1>>`, `0<`: a bare number right before the operator names a file descriptor.
+      let fd = '';
+      if (inWord && plain && DIGITS.test(word)) { fd = word; word = ''; inWord = false; }
+      push();
+      if (c === '<') {
+        let n = 1;
+        while (line[i + n] === '<' && n < 3) n++;
+        if (n > 1) subshell = true; // here-doc / here-string
+        tokens.push({ op: '<' });
+        i += n;
+        continue;
+      }
+      if (line[i + 1] === '&') {
+        // `>&2`, `2>&1`, `2>&-` duplicate or close a descriptor; `>&file` is `&>file`.
+        const m = /^\d+|^-/.exec(line.slice(i + 2));
+        if (m) {
+          tokens.push({ op: fd === '2' && m[0] === '1' ? '2>&1' : '>&' });
+          i += 2 + m[0].length;
+        } else {
+          tokens.push({ op: '&>' });
+          i += 2;
+        }
+        continue;
+      }
+      if (line[i + 1] === '>') { tokens.push({ op: '>>' }); i += 2; continue; }
+      tokens.push({ op: fd === '2' ? '2>' : '>' });
+      i += line[i + 1] === '|' ? 2 : 1; // `>|` overrides noclobber: still a redirect
+      continue;
     }
     const two = line.slice(i, i + 2);
-    const four = line.slice(i, i + 4);
-    if (four === '2>&1') { push(); tokens.push({ op: '2>&1' }); i += 4; continue; }
-    if (two === '&&' || two === '||' || two === '>>' || two === '&>' || two === '|&') {
+    if (two === '&&' || two === '||' || two === '&>' || two === '|&') {
       push(); tokens.push({ op: two as Operator }); i += 2; continue;
     }
-    if (two === '2>' && !inWord) { push(); tokens.push({ op: '2>' }); i += 2; continue; }
-    if (c === '|' || c === ';' || c === '&' || c === '>' || c === '<') {
+    if (c === '|' || c === ';' || c === '&') {
       push(); tokens.push({ op: c as Operator }); i += 1; continue;
     }
     word += c;
@@ -132,6 +216,8 @@ export function peelWrappers(argv: string[]): string[] {
     while (a.length && ASSIGNMENT.test(a[0])) a.shift();
     const head = basename(a[0] ?? '');
     if (!WRAPPERS.has(head)) break;
+    // `command -v jest` prints where jest is; it does not run it.
+    if (head === 'command' && (a[1] === '-v' || a[1] === '-V')) break;
     // Options of the wrapper itself (`npx --yes jest`, `timeout 10 cmd`, `env -i cmd`).
     let k = 1;
     const valued = OPTION_TAKES_VALUE[head];
@@ -152,7 +238,14 @@ export function basename(p: string): string {
 
 export function analyzeCommand(command: string): CommandAnalysis {
   const trimmed = command.trim();
-  const { tokens, malformed, subshell } = tokenize(trimmed);
+  return analyzeTokens(trimmed, tokenize(trimmed));
+}
+
+/** The analysis of a line already tokenized (bench/libs.mjs feeds it another tokenizer's tokens). */
+export function analyzeTokens(
+  trimmed: string,
+  { tokens, malformed, subshell }: { tokens: Token[]; malformed: boolean; subshell: boolean },
+): CommandAnalysis {
   const segments: string[][][] = [];
   let stages: string[][] = [];
   let cur: string[] = [];
@@ -172,6 +265,9 @@ export function analyzeCommand(command: string): CommandAnalysis {
       case '>': case '>>': case '<': case '2>': case '&>':
         hasRedirect = true;
         skipNextWord = true;
+        break;
+      case '>&':
+        hasRedirect = true;
         break;
       case '2>&1':
         break;

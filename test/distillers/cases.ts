@@ -50,10 +50,19 @@ export function count(text: string, re: RegExp): number {
   return text.split('\n').filter((l) => re.test(l)).length;
 }
 
-/** Every line of the input that matches `re` is in the output, verbatim. */
+/**
+ * Every line of the input that matches `re` is in the output, verbatim. A pattern that
+ * matches no input line is reported as missing too: otherwise the check could never fail.
+ */
 export function keptAll(d: Distilled, re: RegExp): string[] {
   const missing: string[] = [];
   const have = new Set(d.lines);
-  for (const l of d.input.split('\n')) if (re.test(l) && !have.has(l)) missing.push(l);
+  let matched = 0;
+  for (const l of d.input.split('\n')) {
+    if (!re.test(l)) continue;
+    matched++;
+    if (!have.has(l)) missing.push(l);
+  }
+  if (matched === 0) missing.push(`(no input line matches ${re})`);
   return missing;
 }

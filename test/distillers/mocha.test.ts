@@ -4,7 +4,9 @@ import { corpusCase, count, folded, keptAll, pipe } from './cases.js';
 t.test('folds 400 passing mocha tests to the suite headings and the verdict', async (t) => {
   const d = await pipe(corpusCase('mocha-pass'));
   t.equal(d.distiller, 'mocha');
-  t.equal(folded(d.markers, 'passing tests'), count(d.input, /^\s+✔ /));
+  const passing = count(d.input, /^\s+✔ /);
+  t.equal(passing, 400, 'the case has its 400 passing tests');
+  t.equal(folded(d.markers, 'passing tests'), passing, 'every one of them folded into a marker');
   t.ok(d.out.includes('400 passing ('));
   t.same(keptAll(d, /^ {2}[a-z]+$/), [], 'suite headings kept');
   t.ok(d.out.length < d.input.length * 0.1);

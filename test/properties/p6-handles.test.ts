@@ -18,8 +18,10 @@ for (const door of ['pipe', 'hook', 'pipe-stream', 'exec'] as DoorName[]) {
   t.test(`P6 handles (${door})`, async (t) => {
     const [n, cost] = DOOR_RUNS[door];
     let viaCli = 0;
+    let marked = 0;
     await holds(t, `P6 (${door})`, samples(door), async (s) => {
       const r = await runDoor(door, s);
+      marked += markersIn(r.output).length;
       const why = checkHandles(r.output, r.retrieve);
       if (why || viaCli >= 2 || door !== 'pipe') return why;
       // A few through the CLI: `omni retrieve` gives the same bytes the store holds.
@@ -31,6 +33,9 @@ for (const door of ['pipe', 'hook', 'pipe-stream', 'exec'] as DoorName[]) {
       return null;
     }, { numRuns: runs(n, cost), timeLimitMs: cost === 'slow' ? 8_000 : 10_000 });
     t.comment(`${door}: ${doorStats[door].changed} of ${doorStats[door].runs} outputs differ from their input`);
+    // Without markers the handle check has nothing to check.
+    t.ok(marked > 0, `${door}: ${marked} markers checked`);
+    if (door === 'pipe') t.ok(viaCli > 0, `${viaCli} handles retrieved through omni retrieve`);
   });
 }
 
