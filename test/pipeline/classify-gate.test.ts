@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import stripAnsi from 'strip-ansi';
-import { FAILURE, NOISE, mayMatter, noiseCandidates } from '../../lib/pipeline/classify.js';
+import { FAILURE, NOISE, mayMatter, noiseCandidates, stripColour } from '../../lib/pipeline/classify.js';
 
 /*
  * classify's gates skip the pattern lists for lines that cannot match them. A gate may let
@@ -61,4 +61,13 @@ t.test('stems, glyphs and spaces in any arrangement: no pattern match is stopped
     if (why.length) throw new Error(`${JSON.stringify(line)}: ${why.join('; ')}`);
   }), { numRuns: 20000, seed: 12 });
   t.pass('no stopped match in 20000 lines');
+});
+
+t.test('stripColour gives what strip-ansi gives, colour or any other sequence', async (t) => {
+  const bits = ['a', 'bc', ' ', '✓', '\x1b[31m', '\x1b[0m', '\x1b[m', '\x1b[1;32m', '\x1b[2K', '\x1b[?25l', '\x1b]0;title\x07', '\x1b]8;;http://x\x1b\\', '\x9b31m', '\x9d', '\x90', '\x1b', '[', 'm', ';', '3', '\x1bP', '\x1b\\', '\x07', '\x1b(B', '\x1b7'];
+  await fc.assert(fc.property(fc.array(fc.constantFrom(...bits), { maxLength: 10 }), (parts) => {
+    const line = parts.join('');
+    return stripColour(line) === stripAnsi(line);
+  }), { numRuns: 50000, seed: 3 });
+  t.equal(stripColour('\x1b[32m✓\x1b[0m handles case 1 (\x1b[2m4 ms\x1b[0m)'), '✓ handles case 1 (4 ms)');
 });
