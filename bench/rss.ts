@@ -1,4 +1,4 @@
-// Peak RSS of `omni pipe` on a 1 GB stream (and on 256 MB, to show it stays flat).
+// Peak RSS of `omni pipe` on a 1 GiB stream (and on 100 MiB, to show it stays flat).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,8 +20,8 @@ async function peakRss(totalMB: number): Promise<{ mb: number; ms: number }> {
   return { mb: Number(readFileSync(join(dir, 'rss'), 'utf8').trim()) / 1024, ms: Date.now() - t0 };
 }
 
-const sizes = (process.env.BENCH_RSS_MB ?? '256,1024').split(',').map(Number);
+const sizes = (process.env.BENCH_RSS_MB ?? '100,1024').split(',').map(Number);
 for (const s of sizes) {
   const r = await peakRss(s);
-  console.log(`${String(s).padStart(5)} MB stream: peak RSS ${r.mb.toFixed(0)} MB (target <= 200 MB, flat), ${(s / (r.ms / 1000)).toFixed(1)} MB/s`);
+  console.log(`${String(s).padStart(5)} MiB stream: peak RSS ${r.mb.toFixed(0)} MiB (target <= 128 MiB, flat), ${(s / (r.ms / 1000)).toFixed(1)} MiB/s`);
 }

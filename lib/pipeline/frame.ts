@@ -106,18 +106,23 @@ export function frame(run: RunState): Transform {
 
 /** `a\rb\rc` shows as `c` on a terminal; keep the last non-empty segment. */
 function foldRedraw(line: Line, run: RunState): void {
-  const segs = line.text.split('\r');
-  let last = '';
+  // One walk over the CRs (no array of segments): count the non-empty segments and keep the
+  // bounds of the last one.
+  const t = line.text;
   let n = 0;
-  for (const s of segs) {
-    if (s.length) { last = s; n++; }
+  let lastFrom = 0;
+  let lastTo = 0;
+  let from = 0;
+  for (;;) {
+    const cr = t.indexOf('\r', from);
+    const to = cr < 0 ? t.length : cr;
+    if (to > from) { n++; lastFrom = from; lastTo = to; }
+    if (cr < 0) break;
+    from = cr + 1;
   }
-  if (n <= 1 && segs[segs.length - 1] === last) {
-    // Only leading/trailing bare CRs: nothing was redrawn over.
-    if (n === 1) { line.raw = line.text; line.text = last; }
-    return;
-  }
-  run.redraws += n - 1;
-  line.raw = line.text;
-  line.text = last;
+  // Only bare CRs around one segment (or none): nothing was redrawn over.
+  if (n === 0) return;
+  if (n > 1) run.redraws += n - 1;
+  line.raw = t;
+  line.text = t.slice(lastFrom, lastTo);
 }

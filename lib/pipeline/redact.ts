@@ -13,8 +13,18 @@ import { batchStage, type RunState } from './stage.js';
  * secret names: a name must END in a secret word (`DB_PASSWORD`, `GITHUB_TOKEN`, `API_KEY`).
  */
 
-/** Cheap pre-check: a line without any of these is never looked at again. */
-const MAYBE = /pass|pwd|token|secret|key|bearer|auth|credential|BEGIN|ghp_|gho_|ghs_|github_pat_|sk-|xox[abprs]-|:\/\/[^\s/@:]+:[^\s/@]+@/i;
+/**
+ * Cheap pre-check: a line without any of these is never looked at again. Written as a trie
+ * (one alternative per first letter), which V8 rejects at a position sooner than the flat
+ * list `pass|pwd|token|secret|key|bearer|auth|credential|BEGIN|ghp_|gho_|ghs_|github_pat_|
+ * sk-|xox[abprs]-|://user:pw@` it replaced; the two agree (test/pipeline/redact-gate.test.ts).
+ */
+const MAYBE = /p(?:ass|wd)|token|s(?:ecret|k-)|key|b(?:earer|egin)|auth|credential|g(?:h[pos]_|ithub_pat_)|xox[abprs]-|:\/\/[^\s/@:]+:[^\s/@]+@/i;
+
+/** True when a line may hold a secret (or a private key's first line); false means it holds none. */
+export function maySecret(text: string): boolean {
+  return MAYBE.test(text);
+}
 /** A password in a URL's user info: `postgres://app:hunter2@db:5432/shop`. */
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/[^\s\/@:]+:)([^\s\/@]+)@/gi;
 
@@ -61,6 +71,11 @@ export interface Redaction {
 /** Pure: one line with its secret values replaced by `***`, and how many there were. */
 export function redactLine(text: string): Redaction {
   if (!MAYBE.test(text)) return { text, count: 0 };
+  return redactMaybe(text);
+}
+
+/** redactLine past its pre-check. */
+function redactMaybe(text: string): Redaction {
   let count = 0;
   // Headers first: the whole value goes (an API key rarely has a token shape), and what is
   // left for the rules below is `***`, which none of them counts twice.
@@ -104,11 +119,13 @@ export function redact(run: RunState) {
       l.redacted = true;
       return;
     }
+    // Every rule below needs one of the pre-check's words (a key block's BEGIN among them).
+    if (!MAYBE.test(shown)) return;
     if (KEY_BEGIN.test(shown)) {
       if (!KEY_END.test(shown)) { inKey = true; run.redactions++; }
       return;
     }
-    const r = redactLine(shown);
+    const r = redactMaybe(shown);
     if (r.count) {
       l.out = r.text;
       l.redacted = true;

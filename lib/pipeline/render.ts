@@ -381,7 +381,14 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
 /** `a\rb\rc`: the segments drawn over (frame keeps the last non-empty one). */
 function redrawsIn(raw: string): number {
   let n = 0;
-  for (const seg of raw.split('\r')) if (seg.length) n++;
+  let from = 0;
+  for (;;) {
+    const cr = raw.indexOf('\r', from);
+    const to = cr < 0 ? raw.length : cr;
+    if (to > from) n++;
+    if (cr < 0) break;
+    from = cr + 1;
+  }
   return Math.max(0, n - 1);
 }
 

@@ -94,7 +94,16 @@ export class Spool {
     if (to <= from) return Buffer.alloc(0);
     const parts: Buffer[] = [];
     if (from < this.headLen) {
-      parts.push(this.all().subarray(from, Math.min(to, this.headLen)));
+      // Walk the head's chunks rather than joining them: joining on every slice while the
+      // head fills copies it again and again (a streamed run slices it once per blank-line gap).
+      const upTo = Math.min(to, this.headLen);
+      let s = 0;
+      for (const c of this.head) {
+        const e = s + c.length;
+        if (e > from && s < upTo) parts.push(c.subarray(Math.max(0, from - s), Math.min(c.length, upTo - s)));
+        if (e >= upTo) break;
+        s = e;
+      }
       from = this.headLen;
     }
     if (from < to) {
