@@ -1,6 +1,6 @@
-import type { Item, Line } from '../pipeline/types.js';
-import type { RunState } from '../pipeline/stage.js';
-import { foldPays, lineByteLength } from '../pipeline/marker.js';
+import type { Item, Line } from '../kit/types.js';
+import type { RunState } from '../kit/stage.js';
+import { foldPays, lineByteLength } from '../kit/marker.js';
 
 /** A fold must hide at least this many lines, and pay for its marker (`foldPays`), or the lines stay. */
 export const FOLD_MIN_HIDDEN_LINES = 3;

@@ -1,6 +1,6 @@
-import type { Item, Line, PipelineContext } from '../pipeline/types.js';
-import type { RunState } from '../pipeline/stage.js';
-import type { DistillerSpec } from './registry.js';
+import type { Item, Line, PipelineContext } from '../kit/types.js';
+import type { RunState } from '../kit/stage.js';
+import type { DistillerSpec } from '../kit/spec.js';
 import { BatchHider, identity, lineDistiller, plural, producerArgv, programOf, subcommand, textOf, type LineHandler } from './shared.js';
 
 /*

@@ -1,9 +1,9 @@
-import type { Item, Line, PipelineContext } from '../pipeline/types.js';
-import type { RunState } from '../pipeline/stage.js';
-import type { DistillerSpec } from './registry.js';
+import type { Item, Line, PipelineContext } from '../kit/types.js';
+import type { RunState } from '../kit/stage.js';
+import type { DistillerSpec } from '../kit/spec.js';
 import { lineDistiller, programOf, RunHider, shareMatching, subcommand, textOf } from './shared.js';
 import { DPKG_PROGRESS } from './install.js';
-import { lineByteLength } from '../pipeline/marker.js';
+import { lineByteLength } from '../kit/marker.js';
 
 /*
  * Server and system logs (nginx, postgres, dpkg, syslog, npm debug logs, `journalctl`,

@@ -1,4 +1,4 @@
-import type { DistillerSpec } from './registry.js';
+import type { DistillerSpec } from '../kit/spec.js';
 import { packageScript, scriptDistiller, type Family } from './runner.js';
 import { BUNDLER_FAMILY } from './webpack.js';
 import { TSC_FAMILY } from './tsc.js';

@@ -1,4 +1,4 @@
-import type { DistillerSpec } from './registry.js';
+import type { DistillerSpec } from '../kit/spec.js';
 import { isPackageTest, scriptDistiller, type Family } from './runner.js';
 import { JEST_FAMILY } from './jest.js';
 import { VITEST_FAMILY } from './vitest.js';

@@ -1,7 +1,6 @@
-import type { Transform } from 'node:stream';
-import type { Line, PipelineContext } from '../pipeline/types.js';
-import type { RunState } from '../pipeline/stage.js';
-import { analyzeCommand, basename, peelWrappers, producerCount, type CommandAnalysis } from '../command/parse.js';
+import type { Line } from '../kit/types.js';
+import type { DistillerSpec } from '../kit/spec.js';
+import { analyzeCommand, basename, peelWrappers, producerCount } from '../command/parse.js';
 import { generic } from './generic.js';
 import { GIT, GIT_STATUS } from './git.js';
 import { INSTALL } from './install.js';
@@ -28,22 +27,7 @@ import { ESLINT } from './eslint.js';
 import { ruleSpec, ruleWhy } from './rule.js';
 import { loadRuleSet, type RuleSet, type RuleSource } from '../rules/load.js';
 
-/**
- * One entry per distiller. The registry is the only place that decides which distiller
- * owns a command; nothing else may test "does this command look like X".
- */
-export interface DistillerSpec {
-  name: string;
-  /** Family for stats and the savings table: test, build, install, git, log, … */
-  family: string;
-  /** Owns output of this producer (argv after wrappers are peeled). */
-  matches?: (argv: string[], a: CommandAnalysis) => boolean;
-  /** For `omni pipe` without --command: do these first lines look like this tool's? */
-  sniff?: (head: Line[]) => boolean;
-  /** May the pre-hook rewrite this command into `omni exec`? (a noisy family) */
-  rewrite?: boolean;
-  create: (ctx: PipelineContext, run: RunState) => Transform;
-}
+export type { DistillerSpec } from '../kit/spec.js';
 
 const GENERIC: DistillerSpec = { name: 'generic', family: 'generic', create: generic };
 

@@ -1,9 +1,9 @@
 import type { Transform } from 'node:stream';
-import type { Item, Line, PipelineContext } from '../pipeline/types.js';
-import { batchStage, type RunState } from '../pipeline/stage.js';
-import type { DistillerSpec } from './registry.js';
+import type { Item, Line, PipelineContext } from '../kit/types.js';
+import { batchStage, type RunState } from '../kit/stage.js';
+import type { DistillerSpec } from '../kit/spec.js';
 import { RunFolder, template, FOLD_MAX_HIDDEN_BYTES } from './fold.js';
-import { foldPays, lineByteLength } from '../pipeline/marker.js';
+import { foldPays, lineByteLength } from '../kit/marker.js';
 
 /**
  * Shared machinery of the tool-family distillers (test runners, builds, linters).

@@ -1,8 +1,8 @@
-import type { Batch, Item, Line } from '../pipeline/types.js';
-import { batchStage, type RunState } from '../pipeline/stage.js';
+import type { Batch, Item, Line } from '../kit/types.js';
+import { batchStage, type RunState } from '../kit/stage.js';
 import { FOLD_MAX_HIDDEN_BYTES } from './fold.js';
 import { analyzeCommand, peelWrappers } from '../command/parse.js';
-import { foldPays, lineByteLength } from '../pipeline/marker.js';
+import { foldPays, lineByteLength } from '../kit/marker.js';
 
 /** What a family distiller does with each line; `out` receives what stays. */
 export interface LineHandler {

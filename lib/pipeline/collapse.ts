@@ -1,6 +1,6 @@
-import type { Item, Line } from './types.js';
-import { batchStage, type RunState } from './stage.js';
-import { foldPays, lineByteLength } from './marker.js';
+import type { Item, Line } from '../kit/types.js';
+import { batchStage, type RunState } from '../kit/stage.js';
+import { foldPays, lineByteLength } from '../kit/marker.js';
 
 /** Collapse steps in only when distill saved less than this share of a batch. */
 export const COLLAPSE_TRIGGER_RATIO = 0.3;

@@ -1,6 +1,6 @@
 import { Duplex, type Transform } from 'node:stream';
-import type { Batch, PipelineContext } from './types.js';
-import { RunState } from './stage.js';
+import type { Batch, PipelineContext } from '../kit/types.js';
+import { RunState } from '../kit/stage.js';
 import { Coverage, Spool, SPOOL_CAP_BYTES } from './spool.js';
 import { frame } from './frame.js';
 import { guard } from './guard.js';

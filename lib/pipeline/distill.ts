@@ -1,6 +1,6 @@
 import { Transform } from 'node:stream';
-import type { Batch, Line, PipelineContext } from './types.js';
-import { BATCH_QUEUE, type RunState } from './stage.js';
+import type { Batch, Line, PipelineContext } from '../kit/types.js';
+import { BATCH_QUEUE, type RunState } from '../kit/stage.js';
 import { routeCommand, sniffDistiller, specByName } from '../distillers/registry.js';
 
 /**

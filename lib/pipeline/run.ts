@@ -1,5 +1,5 @@
 import { createPipeline } from './create.js';
-import type { PipelineContext } from './types.js';
+import type { PipelineContext } from '../kit/types.js';
 
 export interface DistillResult {
   output: Buffer;

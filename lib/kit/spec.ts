@@ -1,0 +1,21 @@
+import type { Transform } from 'node:stream';
+import type { Line, PipelineContext } from './types.js';
+import type { RunState } from './stage.js';
+import type { CommandAnalysis } from '../command/parse.js';
+
+/**
+ * One entry per distiller. The registry is the only place that decides which distiller
+ * owns a command; nothing else may test "does this command look like X".
+ */
+export interface DistillerSpec {
+  name: string;
+  /** Family for stats and the savings table: test, build, install, git, log, … */
+  family: string;
+  /** Owns output of this producer (argv after wrappers are peeled). */
+  matches?: (argv: string[], a: CommandAnalysis) => boolean;
+  /** For `omni pipe` without --command: do these first lines look like this tool's? */
+  sniff?: (head: Line[]) => boolean;
+  /** May the pre-hook rewrite this command into `omni exec`? (a noisy family) */
+  rewrite?: boolean;
+  create: (ctx: PipelineContext, run: RunState) => Transform;
+}
