@@ -3,7 +3,7 @@ import type { Item, Line, PipelineContext } from '../kit/types.js';
 import { batchStage, type RunState } from '../kit/stage.js';
 import type { DistillerSpec } from '../kit/spec.js';
 import { RunFolder, template, FOLD_MAX_HIDDEN_BYTES } from './fold.js';
-import { foldPays, lineByteLength } from '../kit/marker.js';
+import { FOLD_MIN_LINES, foldPays, lineByteLength } from '../kit/marker.js';
 
 /**
  * Shared machinery of the tool-family distillers (test runners, builds, linters).
@@ -55,8 +55,6 @@ export interface Family {
   recogniser(): Recogniser;
 }
 
-/** A fold needs this many hidden lines, and must pay for its marker (`foldPays`). */
-const MIN_HIDDEN_LINES = 2;
 
 /** Lines that are blank after trimming. */
 const NON_BLANK = /\S/;
@@ -94,8 +92,8 @@ export function recognising(run: RunState, rec: Recogniser): Transform {
     if (keep > 0 && hits[keep - 1].lead) keep--;
     let bytes = 0;
     for (let i = 0; i < keep; i++) bytes += lineByteLength(hidden[i]);
-    const note = keep >= MIN_HIDDEN_LINES ? noteOf(hits, keep) : '';
-    if (keep >= MIN_HIDDEN_LINES && foldPays(bytes, note)) {
+    const note = keep >= FOLD_MIN_LINES ? noteOf(hits, keep) : '';
+    if (foldPays(keep, bytes, note)) {
       out.push({ kind: 'marker', note, hidden: hidden.slice(0, keep) });
     } else keep = 0;
     for (let i = keep; i < hidden.length; i++) out.push(hidden[i]);

@@ -107,7 +107,7 @@ export class RunHider {
     if (!h.length) return;
     this.run = [];
     const notes = this.note(h);
-    const note = typeof notes === 'string' ? (foldPays(this.bytes, notes) ? notes : null) : notes.find((n) => foldPays(this.bytes, n)) ?? null;
+    const note = typeof notes === 'string' ? (foldPays(h.length, this.bytes, notes) ? notes : null) : notes.find((n) => foldPays(h.length, this.bytes, n)) ?? null;
     if (note !== null) out.push({ kind: 'marker', note, hidden: h });
     else for (const l of h) out.push(l);
     this.bytes = 0;
@@ -174,7 +174,7 @@ export class BatchHider {
     if (!h.length) return;
     if (!final && this.bytes < Math.max(minBytes, STREAM_MARKER_BYTES)) { this.carried = true; return; }
     const n = note(h);
-    if ((this.bytes >= minBytes && foldPays(this.bytes, n)) || this.carried) {
+    if ((this.bytes >= minBytes && foldPays(h.length, this.bytes, n)) || this.carried) {
       out.push({ kind: 'marker', note: n, hidden: h });
     } else {
       for (const l of this.condensed) l.out = undefined;

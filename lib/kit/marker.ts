@@ -21,12 +21,17 @@ export function markerBytes(note: string): number {
   return MARKER_FRAME_BYTES + Buffer.byteLength(note);
 }
 
+/** A fold hides at least one line; whether it is worth a marker is the byte test alone. */
+export const FOLD_MIN_LINES = 1;
+
 /**
- * The one bar every fold clears: the lines it hides are more bytes than the marker that
- * stands for them. A fold that does not pay for its marker is not made (no output grows).
+ * The one bar every fold clears, distillers and pipeline alike: it hides at least
+ * FOLD_MIN_LINES lines, and they are more bytes than the marker that stands for them
+ * (`markerBytes`: frame, handle, note and newline, what the marker really costs). A fold that
+ * does not pay for its marker is not made (no output grows). There is no other bar.
  */
-export function foldPays(hiddenBytes: number, note: string): boolean {
-  return hiddenBytes > markerBytes(note);
+export function foldPays(hiddenLines: number, hiddenBytes: number, note: string): boolean {
+  return hiddenLines >= FOLD_MIN_LINES && hiddenBytes > markerBytes(note);
 }
 
 /** One line's exact original text: before any redraw fold, with its own terminator. */
