@@ -327,3 +327,5 @@ export const GIT_STATUS: DistillerSpec = {
   matches: (argv) => programOf(argv) === 'git' && subcommand(argv) === 'status',
   create,
 };
+
+GIT_STATUS.test = 'test/distillers/enumeration.test.ts';

@@ -14,3 +14,5 @@ import { CARGO_BUILD_FAMILY } from './cargo.js';
 const BUILDERS: Family[] = [BUNDLER_FAMILY, TSC_FAMILY, CC_FAMILY, CARGO_BUILD_FAMILY];
 
 export const NPM_BUILD: DistillerSpec = scriptDistiller('npm-build', 'build', BUILDERS, (argv) => /^build(:[\w-]+)?$/.test(packageScript(argv) ?? ''));
+
+NPM_BUILD.test = 'test/distillers/builds.test.ts';

@@ -19,3 +19,5 @@ import { BUN_TEST_FAMILY } from './bun.js';
 const RUNNERS: Family[] = [TAP_FAMILY, JEST_FAMILY, VITEST_FAMILY, MOCHA_FAMILY, NODE_TEST_FAMILY, PYTEST_FAMILY, GO_TEST_FAMILY, CARGO_TEST_FAMILY, BUN_TEST_FAMILY];
 
 export const NPM_TEST: DistillerSpec = scriptDistiller('npm-test', 'test', RUNNERS, isPackageTest);
+
+NPM_TEST.test = 'test/distillers/npmtest.test.ts';

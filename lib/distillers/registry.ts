@@ -29,7 +29,7 @@ import { loadRuleSet, type RuleSet, type RuleSource } from '../rules/load.js';
 
 export type { DistillerSpec } from '../kit/spec.js';
 
-const GENERIC: DistillerSpec = { name: 'generic', family: 'generic', create: generic };
+const GENERIC: DistillerSpec = { name: 'generic', family: 'generic', create: generic, test: 'test/pipeline/distill.test.ts' };
 
 /** Registered distillers, most specific first. Adding one is one import and one line. */
 export const DISTILLERS: DistillerSpec[] = [

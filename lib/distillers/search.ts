@@ -62,3 +62,5 @@ export const READ: DistillerSpec = {
   matches: (argv) => READERS.has(programOf(argv)) || (programOf(argv) === 'sed' && argv.includes('-n')),
   create: (_ctx: PipelineContext, run: RunState) => identity(run),
 };
+
+READ.test = 'test/distillers/search.test.ts';

@@ -18,4 +18,6 @@ export interface DistillerSpec {
   /** May the pre-hook rewrite this command into `omni exec`? (a noisy family) */
   rewrite?: boolean;
   create: (ctx: PipelineContext, run: RunState) => Transform;
+  /** Its own test file, when it is not test/distillers/<name>.test.ts (test/distillers/own-case.test.ts checks). */
+  test?: string;
 }
