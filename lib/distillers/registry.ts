@@ -172,6 +172,24 @@ export function routeCommand(command: string | undefined | null, rules?: RuleSco
   return { distiller: 'generic', family: 'generic', reason: 'no specific distiller', known: false, rewrite: false };
 }
 
+/**
+ * Every built-in spec whose `matches` claims this command line, in registry order (the first
+ * is the one routeCommand picks when nothing earlier in its precedence decides). For the
+ * routing-pairs test: a command two specs claim is a collision whose winner must be stated.
+ */
+export function claimants(command: string): string[] {
+  const a = analyzeCommand(command);
+  if (a.passthroughPrefix || a.malformed || producerCount(a) > 1) return [];
+  let argv = a.argv;
+  if (a.tail) {
+    const tail = peelWrappers(a.tail);
+    const t = basename(tail[0] ?? '');
+    if (RESHAPING_TAILS.has(t)) return [];
+    if (!KEEPING_TAILS.has(t)) argv = tail;
+  }
+  return DISTILLERS.filter((spec) => spec.matches?.(argv, a)).map((spec) => spec.name);
+}
+
 export function specByName(name: string): DistillerSpec {
   return DISTILLERS.find((d) => d.name === name) ?? GENERIC;
 }
