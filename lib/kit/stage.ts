@@ -20,6 +20,8 @@ export class RunState {
   droppedBytes = 0;
   /** Set by the distill stage: which distiller ran. */
   distiller = 'none';
+  /** Its family for stats (test, build, git, …): the spec's `family`, set with `distiller`. */
+  family = 'none';
   /** Secret values the redact stage replaced with `***` (render's note counts them). */
   redactions = 0;
   /** Bytes those redactions took out of the shown text (so render does not call them colour codes). */

@@ -16,6 +16,7 @@ export function distill(ctx: PipelineContext, run: RunState): Transform {
     if (!route.distiller) run.passthrough = 'passthrough';
     const spec = route.spec ?? specByName(route.distiller ?? 'generic');
     run.distiller = route.distiller ? spec.name : 'none';
+    run.family = route.distiller ? spec.family : 'none';
     return spec.create(ctx, run);
   }
   return sniffing(ctx, run);
@@ -32,6 +33,7 @@ function sniffing(ctx: PipelineContext, run: RunState): Transform {
         const head = batch.items.filter((i): i is Line => i.kind === 'line').slice(0, 200);
         const spec = sniffDistiller(head);
         run.distiller = spec.name;
+        run.family = spec.family;
         inner = spec.create(ctx, run);
         inner.on('data', (b: Batch) => outer.push(b));
         inner.on('error', (e) => outer.destroy(e));
