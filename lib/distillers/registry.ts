@@ -25,6 +25,7 @@ import { BUNDLER } from './webpack.js';
 import { TSC } from './tsc.js';
 import { ESLINT } from './eslint.js';
 import { ruleSpec, ruleWhy } from './rule.js';
+import { KEEPING_TAILS, RESHAPING_TAILS } from './tails.js';
 import { loadRuleSet, type RuleSet, type RuleSource } from '../rules/load.js';
 
 export type { DistillerSpec } from '../kit/spec.js';
@@ -61,16 +62,6 @@ export const DISTILLERS: DistillerSpec[] = [
   GENERIC,
 ];
 
-/** Tails that reshape the producer's output: they own it, so omni passes it through. */
-const RESHAPING_TAILS = new Set([
-  'jq', 'yq', 'awk', 'gawk', 'cut', 'wc', 'sort', 'uniq', 'xargs', 'base64', 'sed', 'tr',
-  'column', 'paste', 'join', 'comm', 'fmt', 'fold', 'tac', 'rev', 'od', 'xxd', 'hexdump',
-  'python', 'python3', 'node', 'perl', 'ruby', 'tee', 'sha256sum', 'md5sum', 'gzip', 'bzip2',
-  'xz', 'zstd', 'nl', 'diff', 'cmp', 'strings', 'json_pp', 'bat',
-]);
-/** Tails that only cut the producer's output: the producer keeps ownership. */
-const KEEPING_TAILS = new Set(['head', 'tail', 'cat', 'less', 'more']);
-
 export interface Route {
   /** The distiller name, or null when omni must pass the output through untouched. */
   distiller: string | null;
@@ -83,6 +74,8 @@ export interface Route {
   /** A rule owns it: its spec (rule specs are not in DISTILLERS) and where the rule lives. */
   spec?: DistillerSpec;
   rule?: { name: string; file: string; source: RuleSource };
+  /** The owning producer's argv, as `create` gets it (ProducerRoute). */
+  argv?: string[];
 }
 
 /** Where to look for rules of one's own (lib/rules/load.ts). Without a scope no rule routes. */
@@ -153,12 +146,12 @@ export function routeCommand(command: string | undefined | null, rules?: RuleSco
       if (!spec.matches!(argv, a)) continue;
       if (answer) {
         return {
-          distiller: answer.name, family: answer.family, known: true, rewrite: !!answer.rewrite && !a.tail,
+          distiller: answer.name, family: answer.family, known: true, rewrite: !!answer.rewrite && !a.tail, argv,
           reason: `owned by ${answer.name}: its output is the answer (file contents, listings, matches, history), which no rule may hide; ${file.source} rule "${rule.name}" matches but does not apply`,
         };
       }
       return {
-        distiller: spec.name, family: spec.family, known: true, rewrite: false, spec,
+        distiller: spec.name, family: spec.family, known: true, rewrite: false, spec, argv,
         reason: `${file.source} rule "${rule.name}" (${file.file}) owns ${ruleWhy(rule, argv)}`,
         rule: { name: rule.name, file: file.file, source: file.source },
       };
@@ -166,10 +159,10 @@ export function routeCommand(command: string | undefined | null, rules?: RuleSco
   }
   for (const spec of DISTILLERS) {
     if (spec.matches && spec.matches(argv, a)) {
-      return { distiller: spec.name, family: spec.family, reason: `owned by ${spec.name}`, known: true, rewrite: !!spec.rewrite && !a.tail };
+      return { distiller: spec.name, family: spec.family, reason: `owned by ${spec.name}`, known: true, rewrite: !!spec.rewrite && !a.tail, argv };
     }
   }
-  return { distiller: 'generic', family: 'generic', reason: 'no specific distiller', known: false, rewrite: false };
+  return { distiller: 'generic', family: 'generic', reason: 'no specific distiller', known: false, rewrite: false, argv };
 }
 
 /**

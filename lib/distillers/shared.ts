@@ -1,7 +1,8 @@
 import type { Batch, Item, Line } from '../kit/types.js';
 import { batchStage, type RunState } from '../kit/stage.js';
 import { FOLD_MAX_HIDDEN_BYTES } from './fold.js';
-import { analyzeCommand, peelWrappers } from '../command/parse.js';
+import { analyzeCommand, basename, peelWrappers } from '../command/parse.js';
+import { KEEPING_TAILS } from './tails.js';
 import { foldPays, lineByteLength } from '../kit/marker.js';
 
 /** What a family distiller does with each line; `out` receives what stays. */
@@ -249,12 +250,15 @@ export function shareMatching(head: Line[], re: RegExp): number {
   return n ? hit / n : 0;
 }
 
-/** The argv of the producer that owns a command line's output (as the registry routes it). */
+/**
+ * The argv of the producer that owns a command line's output, as the registry routes it.
+ * Distillers get it as `create`'s route; this is for readers outside the pipeline (`omni rules`).
+ */
 export function producerArgv(command: string | undefined): string[] {
   if (!command) return [];
   const a = analyzeCommand(command);
   if (!a.tail) return a.argv;
   const tail = peelWrappers(a.tail);
-  // `| head`/`| tail` keep the producer; any other tail the registry routed to owns it.
-  return /^(head|tail|cat|less|more)$/.test(programOf(tail)) ? a.argv : tail;
+  // A keeping tail (`| head`) leaves the producer its output; any other tail owns it.
+  return KEEPING_TAILS.has(basename(tail[0] ?? '')) ? a.argv : tail;
 }

@@ -3,6 +3,16 @@ import type { Line, PipelineContext } from './types.js';
 import type { RunState } from './stage.js';
 import type { CommandAnalysis } from '../command/parse.js';
 
+/** What the registry read off the command line, handed to `create` so no distiller parses it again. */
+export interface ProducerRoute {
+  /**
+   * argv of the producer that owns the output: wrappers and env prefixes peeled, `cd` chains
+   * resolved, a keeping tail (`| head`) skipped, an owning tail (`| grep x`) taken instead.
+   * Empty when the distiller was chosen by sniffing (no command line).
+   */
+  argv: string[];
+}
+
 /**
  * One entry per distiller. The registry is the only place that decides which distiller
  * owns a command; nothing else may test "does this command look like X".
@@ -17,7 +27,8 @@ export interface DistillerSpec {
   sniff?: (head: Line[]) => boolean;
   /** May the pre-hook rewrite this command into `omni exec`? (a noisy family) */
   rewrite?: boolean;
-  create: (ctx: PipelineContext, run: RunState) => Transform;
+  /** Builds the distill stage. `route` is the command line as the registry already read it. */
+  create: (ctx: PipelineContext, run: RunState, route: ProducerRoute) => Transform;
   /** Its own test file, when it is not test/distillers/<name>.test.ts (test/distillers/own-case.test.ts checks). */
   test?: string;
 }

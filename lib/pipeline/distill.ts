@@ -17,10 +17,13 @@ export function distill(ctx: PipelineContext, run: RunState): Transform {
     const spec = route.spec ?? specByName(route.distiller ?? 'generic');
     run.distiller = route.distiller ? spec.name : 'none';
     run.family = route.distiller ? spec.family : 'none';
-    return spec.create(ctx, run);
+    return spec.create(ctx, run, { argv: route.argv ?? [] });
   }
   return sniffing(ctx, run);
 }
+
+/** A sniffed run has no command line: its producer's argv is empty. */
+const SNIFFED = { argv: [] as string[] };
 
 /** Holds the first batch, picks a distiller from it, then forwards everything to it. */
 function sniffing(ctx: PipelineContext, run: RunState): Transform {
@@ -34,7 +37,7 @@ function sniffing(ctx: PipelineContext, run: RunState): Transform {
         const spec = sniffDistiller(head);
         run.distiller = spec.name;
         run.family = spec.family;
-        inner = spec.create(ctx, run);
+        inner = spec.create(ctx, run, SNIFFED);
         inner.on('data', (b: Batch) => outer.push(b));
         inner.on('error', (e) => outer.destroy(e));
       }
