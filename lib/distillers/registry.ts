@@ -17,9 +17,9 @@ import { PYTEST } from './pytest.js';
 import { GO_TEST } from './gotest.js';
 import { CARGO_TEST, CARGO_BUILD } from './cargo.js';
 import { CTEST } from './ctest.js';
-import { NPM_TEST } from './npmtest.js';
+import { npmTest } from './npmtest.js';
 import { BUN_TEST } from './bun.js';
-import { NPM_BUILD } from './npmbuild.js';
+import { npmBuild } from './npmbuild.js';
 import { CC } from './cc.js';
 import { BUNDLER } from './webpack.js';
 import { TSC } from './tsc.js';
@@ -45,8 +45,8 @@ export const DISTILLERS: DistillerSpec[] = [
   CARGO_BUILD,
   CTEST,
   BUN_TEST,
-  NPM_TEST,
-  NPM_BUILD,
+  npmTest(() => DISTILLERS),
+  npmBuild(() => DISTILLERS),
   CC,
   BUNDLER,
   TSC,

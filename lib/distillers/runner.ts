@@ -181,6 +181,22 @@ export function familyStage(f: Family) {
  * `tools`. `rewrite`: worth rewriting into `omni exec` in the pre-hook (the family folds
  * something); false for tools whose whole output is the answer (tsc, eslint).
  */
+/** The recognising family behind each spec familySpec made (for `npm test`'s delegation). */
+const FAMILY_OF = new WeakMap<DistillerSpec, Family>();
+
+/**
+ * The families a package script of this kind may run, read off the registry (no list of its
+ * own): every family spec of that stats family, in registry order.
+ */
+export function familiesOf(specs: readonly DistillerSpec[], kind: string): Family[] {
+  const out: Family[] = [];
+  for (const s of specs) {
+    const f = FAMILY_OF.get(s);
+    if (f && s.family === kind) out.push(f);
+  }
+  return out;
+}
+
 export function familySpec(
   f: Family,
   kind: 'test' | 'build' | 'lint',
@@ -188,7 +204,7 @@ export function familySpec(
   matches?: (argv: string[]) => boolean,
   rewrite = true,
 ): DistillerSpec {
-  return {
+  const spec: DistillerSpec = {
     name: f.name,
     family: kind,
     rewrite,
@@ -196,6 +212,8 @@ export function familySpec(
     sniff: (head) => sniffFamily(f, head),
     create: familyStage(f),
   };
+  FAMILY_OF.set(spec, f);
+  return spec;
 }
 
 /** A family whose only noise is the passing-test check mark line (minus `keep` lines). */
@@ -294,7 +312,7 @@ export function isPackageTest(argv: string[]): boolean {
  * A package script (`npm test`, `npm run build`) names no tool: its spec delegates to the
  * first of `families` whose lines appear in the output. Output none recognises passes.
  */
-export function scriptDistiller(name: string, family: string, families: Family[], matches: (argv: string[]) => boolean): DistillerSpec {
-  const f: Family = { name, detect: (p) => families.some((x) => x.detect(p)), recogniser: () => delegating(families) };
+export function scriptDistiller(name: string, family: string, families: () => Family[], matches: (argv: string[]) => boolean): DistillerSpec {
+  const f: Family = { name, detect: (p) => families().some((x) => x.detect(p)), recogniser: () => delegating(families()) };
   return { name, family, rewrite: true, matches, create: familyStage(f) };
 }
