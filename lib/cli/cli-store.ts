@@ -1,4 +1,4 @@
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 import type { Store } from '../store/open.js';
 import { openServiceStore } from '../service/store.js';
 

@@ -2,7 +2,7 @@
  * `omni diff`: the last distillation from any door, raw against delivered, as a unified
  * diff (`-` raw lines the reader did not get, `+` what it got instead, 3 lines of context).
  */
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 import { cliStore } from './cli-store.js';
 import { getBlob } from '../store/archive.js';
 import { lastRun } from '../store/stats.js';

@@ -23,7 +23,7 @@ import { createReadStream, mkdtempSync, readFileSync, readdirSync, rmSync, statS
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import split2 from 'split2';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 import { formatBytes, parseSince } from './stats.js';
 import { routeCommand } from '../distillers/registry.js';
 import { commandHead } from '../doors/run-record.js';

@@ -2,7 +2,7 @@
  * `omni goal "<text>"` pins the project's goal, `omni goal --clear` unpins it, `omni goal`
  * shows it. Project: `--cwd <dir>`, else the current directory.
  */
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 import { pinGoal, clearGoal, getGoal } from '../service/memory.js';
 import { projectArg } from './remember.js';
 import { cliStore } from './cli-store.js';

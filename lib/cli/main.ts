@@ -4,10 +4,9 @@
  */
 import { subcommandHelp, topLevelHelp } from './usage.js';
 
-export interface Io {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-}
+import type { Io } from './io.js';
+
+export type { Io };
 
 type SubRun = (argv: string[], io: Io) => Promise<number>;
 

@@ -4,7 +4,7 @@
  * anything else goes to stderr or the omni log.
  */
 import path from 'node:path';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 
 const USAGE =
   'usage: omni mcp [--cwd <project dir>] [--hook-tool]   (an MCP server on stdin/stdout: omni_run, omni_retrieve, omni_stats, omni_remember, omni_recall, omni_goal;\n' +

@@ -4,7 +4,7 @@
  * injects them (lib/store/memory.ts sessionStartContext).
  */
 import path from 'node:path';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 import { cliStore } from './cli-store.js';
 import { rememberFact, listFacts, forgetFact } from '../service/memory.js';
 

@@ -4,7 +4,7 @@
  * malformed one does; 1 is left for a store that cannot open. A successful retrieve is
  * recorded so the next payload containing that run is delivered verbatim once.
  */
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 import { cliStore } from './cli-store.js';
 import { parseHandle, retrieve, unknownHandle } from '../service/retrieve.js';
 import { subcommandHelp } from './usage.js';

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 import { subcommandHelp } from './usage.js';
 import { omniHome } from '../store/open.js';
 import { findProjectRules, loadRuleSet, readRulesFile, ruleSetOf, trustFile, userRulesPath, type RuleSet, type RulesFile } from '../rules/load.js';

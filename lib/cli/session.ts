@@ -14,7 +14,7 @@
  *   bytes_delivered  bytes the reader received (distilled where applied, raw otherwise)
  *   bytes_saved      bytes_in - bytes_delivered
  */
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 import { lastSession, listSessions, sessionTotals as totals } from '../service/session.js';
 import { formatBytes } from '../service/stats.js';
 import { cliStore } from './cli-store.js';

@@ -9,7 +9,7 @@
  * self-contained page.
  */
 import { writeFileSync } from 'node:fs';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 import { cliStore } from './cli-store.js';
 import { statsByDay, topRuns, type Totals, type StatsSummary } from '../store/stats.js';
 import type { Store } from '../store/open.js';

@@ -15,3 +15,5 @@ export const BUN_TEST_FAMILY: Family = {
 };
 
 export const BUN_TEST = familySpec(BUN_TEST_FAMILY, 'test', [], (argv) => isSubcommand(argv, 'bun', ['test']));
+
+BUN_TEST.test = 'test/distillers/bun.test.ts';

@@ -28,3 +28,7 @@ export const CARGO_TEST = familySpec(CARGO_TEST_FAMILY, 'test', [], (argv) => is
 export const CARGO_BUILD = familySpec(CARGO_BUILD_FAMILY, 'build', [], (argv) =>
   isSubcommand(argv, 'cargo', ['build', 'b', 'check', 'c', 'clippy', 'doc', 'install']),
 );
+
+CARGO_TEST.test = 'test/distillers/cargo.test.ts';
+
+CARGO_BUILD.test = 'test/distillers/cargo.test.ts';

@@ -80,3 +80,5 @@ export const CC_FAMILY: Family = {
 };
 
 export const CC = familySpec(CC_FAMILY, 'build', ['make', 'gmake', 'cmake', 'ninja', 'gcc', 'g++', 'cc', 'c++', 'clang', 'clang++', 'configure', 'node-gyp']);
+
+CC.test = 'test/distillers/builds.test.ts';

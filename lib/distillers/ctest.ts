@@ -15,3 +15,5 @@ export const CTEST_FAMILY: Family = {
 };
 
 export const CTEST = familySpec(CTEST_FAMILY, 'test', ['ctest']);
+
+CTEST.test = 'test/distillers/builds.test.ts';

@@ -1,6 +1,6 @@
-import type { PipelineContext } from '../pipeline/types.js';
-import type { RunState } from '../pipeline/stage.js';
-import type { DistillerSpec } from './registry.js';
+import type { PipelineContext } from '../kit/types.js';
+import type { RunState } from '../kit/stage.js';
+import type { DistillerSpec } from '../kit/spec.js';
 import { identity, programOf, subcommand } from './shared.js';
 
 /*

@@ -12,3 +12,5 @@ export const ESLINT_FAMILY: Family = {
 };
 
 export const ESLINT = familySpec(ESLINT_FAMILY, 'lint', ['eslint'], undefined, false);
+
+ESLINT.test = 'test/distillers/builds.test.ts';

@@ -1,9 +1,7 @@
-import type { Item, Line } from '../pipeline/types.js';
-import type { RunState } from '../pipeline/stage.js';
-import { foldPays, lineByteLength } from '../pipeline/marker.js';
+import type { Item, Line } from '../kit/types.js';
+import type { RunState } from '../kit/stage.js';
+import { foldPays, lineByteLength } from '../kit/marker.js';
 
-/** A fold must hide at least this many lines, and pay for its marker (`foldPays`), or the lines stay. */
-export const FOLD_MIN_HIDDEN_LINES = 3;
 /** A run still growing past this is cut, so memory stays bounded on endless repeats. */
 export const FOLD_MAX_HIDDEN_BYTES = 1 << 20;
 
@@ -100,7 +98,7 @@ export class RunFolder {
       const last = keepRunning ? null : h.pop()!;
       const bytes = this.hiddenBytes - (last ? lineByteLength(last) : 0);
       const note = `${h.length} ${this.noun} folded`;
-      if (h.length >= FOLD_MIN_HIDDEN_LINES && foldPays(bytes, note)) {
+      if (foldPays(h.length, bytes, note)) {
         out.push({ kind: 'marker', note, hidden: h });
       } else {
         for (const x of h) out.push(x);

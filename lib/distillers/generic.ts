@@ -1,5 +1,5 @@
-import type { Item, PipelineContext } from '../pipeline/types.js';
-import { batchStage, type RunState } from '../pipeline/stage.js';
+import type { Item, PipelineContext } from '../kit/types.js';
+import { batchStage, type RunState } from '../kit/stage.js';
 import { RunFolder } from './fold.js';
 
 /**

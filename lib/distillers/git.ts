@@ -1,7 +1,7 @@
-import type { Item, Line, PipelineContext } from '../pipeline/types.js';
-import type { RunState } from '../pipeline/stage.js';
-import type { DistillerSpec } from './registry.js';
-import { BatchHider, identity, lineDistiller, plural, producerArgv, programOf, subcommand, textOf, type LineHandler } from './shared.js';
+import type { Item, Line, PipelineContext } from '../kit/types.js';
+import type { RunState } from '../kit/stage.js';
+import type { DistillerSpec, ProducerRoute } from '../kit/spec.js';
+import { BatchHider, identity, lineDistiller, plural, programOf, subcommand, textOf, type LineHandler } from './shared.js';
 
 /*
  * git: log (one line per commit: short hash + subject, `--stat` rows as one list of whole
@@ -299,8 +299,8 @@ function blameHandler(): LineHandler {
   };
 }
 
-function create(ctx: PipelineContext, run: RunState) {
-  const sub = ctx.command ? subcommand(producerArgv(ctx.command)) : 'log'; // sniffed: a log
+function create(_ctx: PipelineContext, run: RunState, route: ProducerRoute) {
+  const sub = route.argv.length ? subcommand(route.argv) : 'log'; // sniffed: a log
   if (sub === 'log' || sub === 'whatchanged' || sub === 'reflog') return lineDistiller(run, logHandler());
   if (sub === 'status') return lineDistiller(run, statusHandler());
   if (sub === 'diff' || sub === 'show') return lineDistiller(run, diffHandler(sub === 'show'));
@@ -327,3 +327,5 @@ export const GIT_STATUS: DistillerSpec = {
   matches: (argv) => programOf(argv) === 'git' && subcommand(argv) === 'status',
   create,
 };
+
+GIT_STATUS.test = 'test/distillers/enumeration.test.ts';

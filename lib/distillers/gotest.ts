@@ -17,3 +17,5 @@ export const GO_TEST_FAMILY: Family = {
 };
 
 export const GO_TEST = familySpec(GO_TEST_FAMILY, 'test', [], (argv) => isSubcommand(argv, 'go', ['test']));
+
+GO_TEST.test = 'test/distillers/gotest.test.ts';

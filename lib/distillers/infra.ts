@@ -1,7 +1,7 @@
-import type { PipelineContext } from '../pipeline/types.js';
-import type { RunState } from '../pipeline/stage.js';
-import type { DistillerSpec } from './registry.js';
-import { hideRecognised, identity, producerArgv, programOf, subcommand } from './shared.js';
+import type { PipelineContext } from '../kit/types.js';
+import type { RunState } from '../kit/stage.js';
+import type { DistillerSpec, ProducerRoute } from '../kit/spec.js';
+import { hideRecognised, identity, programOf, subcommand } from './shared.js';
 
 /*
  * Infra: terraform plan/apply (resource lines, attribute changes and the Plan/Apply
@@ -56,8 +56,8 @@ function terraformNoise(): (t: string) => boolean {
   };
 }
 
-function create(ctx: PipelineContext, run: RunState) {
-  const argv = producerArgv(ctx.command);
+function create(_ctx: PipelineContext, run: RunState, route: ProducerRoute) {
+  const argv = route.argv;
   const p = programOf(argv);
   if (p === 'terraform' || p === 'tofu') return hideRecognised(run, terraformNoise(), 'refresh, progress and legend line');
   if (p === 'docker' || p === 'podman' || p === 'buildah') return hideRecognised(run, matcher(DOCKER_NOISE), 'layer, cache and export progress line');

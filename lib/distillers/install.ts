@@ -1,8 +1,8 @@
-import type { PipelineContext } from '../pipeline/types.js';
-import type { RunState } from '../pipeline/stage.js';
-import type { DistillerSpec } from './registry.js';
+import type { PipelineContext } from '../kit/types.js';
+import type { RunState } from '../kit/stage.js';
+import type { DistillerSpec } from '../kit/spec.js';
 import { plural, programOf, recognisedInPlace, RunHider, subcommand, textOf } from './shared.js';
-import type { Line } from '../pipeline/types.js';
+import type { Line } from '../kit/types.js';
 
 /*
  * Package managers: npm, pnpm, yarn, pip, apt-get. Download, fetch, cache, progress,

@@ -1,9 +1,9 @@
-import type { Item, Line, PipelineContext } from '../pipeline/types.js';
-import type { RunState } from '../pipeline/stage.js';
-import type { DistillerSpec } from './registry.js';
+import type { Item, Line, PipelineContext } from '../kit/types.js';
+import type { RunState } from '../kit/stage.js';
+import type { DistillerSpec } from '../kit/spec.js';
 import { lineDistiller, programOf, RunHider, shareMatching, subcommand, textOf } from './shared.js';
 import { DPKG_PROGRESS } from './install.js';
-import { lineByteLength } from '../pipeline/marker.js';
+import { FOLD_MIN_LINES } from '../kit/marker.js';
 
 /*
  * Server and system logs (nginx, postgres, dpkg, syslog, npm debug logs, `journalctl`,
@@ -31,12 +31,6 @@ const DIGITS = /\d+/g;
 const isWordCode = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 /** While streaming, a segment without a barrier is folded and written every this many lines. */
 const STREAM_SEGMENT_LINES = 256;
-/**
- * A template folds when it has this many later records and bytes; each hidden run must
- * then still pay for its own marker (`RunHider`), or its lines stay where they were.
- */
-const MIN_HIDDEN = 2;
-const MIN_HIDDEN_BYTES = 120;
 
 /**
  * Pure: the template two log lines share when they say the same thing. Tokens that vary
@@ -158,7 +152,7 @@ function foldNote(hidden: Line[], keys: WeakMap<Line, string>): string[] {
  * marker in its place. Pinned lines stay and end a run.
  */
 function foldSegment(seg: Line[], out: Item[]): void {
-  if (seg.length <= MIN_HIDDEN) { for (const l of seg) out.push(l); return; }
+  if (seg.length <= FOLD_MIN_LINES) { for (const l of seg) out.push(l); return; }
   const units: Unit[] = [];
   for (const l of seg) {
     const cur = units[units.length - 1];
@@ -175,10 +169,8 @@ function foldSegment(seg: Line[], out: Item[]): void {
   }
   const folded = new Set<string>();
   for (const [k, g] of groups) {
-    if (g.length - 1 < MIN_HIDDEN) continue;
-    let bytes = 0;
-    for (let i = 1; i < g.length; i++) for (const l of g[i].lines) bytes += lineByteLength(l);
-    if (bytes >= MIN_HIDDEN_BYTES) folded.add(k);
+    // Whether a hidden run is worth its marker is decided per marker, where it stands.
+    if (g.length - 1 >= FOLD_MIN_LINES) folded.add(k);
   }
   const keys = new WeakMap<Line, string>();
   const hider = new RunHider((h) => foldNote(h, keys));

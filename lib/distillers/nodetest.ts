@@ -36,3 +36,5 @@ export const NODE_TEST = familySpec(NODE_TEST_FAMILY, 'test', [], (argv) => {
   const p = argv[0]?.slice(argv[0].lastIndexOf('/') + 1);
   return p === 'node' && argv.includes('--test');
 });
+
+NODE_TEST.test = 'test/distillers/nodetest.test.ts';

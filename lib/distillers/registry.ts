@@ -1,7 +1,6 @@
-import type { Transform } from 'node:stream';
-import type { Line, PipelineContext } from '../pipeline/types.js';
-import type { RunState } from '../pipeline/stage.js';
-import { analyzeCommand, basename, peelWrappers, producerCount, type CommandAnalysis } from '../command/parse.js';
+import type { Line } from '../kit/types.js';
+import type { DistillerSpec } from '../kit/spec.js';
+import { analyzeCommand, basename, peelWrappers, producerCount } from '../command/parse.js';
 import { generic } from './generic.js';
 import { GIT, GIT_STATUS } from './git.js';
 import { INSTALL } from './install.js';
@@ -18,34 +17,20 @@ import { PYTEST } from './pytest.js';
 import { GO_TEST } from './gotest.js';
 import { CARGO_TEST, CARGO_BUILD } from './cargo.js';
 import { CTEST } from './ctest.js';
-import { NPM_TEST } from './npmtest.js';
+import { npmTest } from './npmtest.js';
 import { BUN_TEST } from './bun.js';
-import { NPM_BUILD } from './npmbuild.js';
+import { npmBuild } from './npmbuild.js';
 import { CC } from './cc.js';
 import { BUNDLER } from './webpack.js';
 import { TSC } from './tsc.js';
 import { ESLINT } from './eslint.js';
 import { ruleSpec, ruleWhy } from './rule.js';
+import { KEEPING_TAILS, RESHAPING_TAILS } from './tails.js';
 import { loadRuleSet, type RuleSet, type RuleSource } from '../rules/load.js';
 
-/**
- * One entry per distiller. The registry is the only place that decides which distiller
- * owns a command; nothing else may test "does this command look like X".
- */
-export interface DistillerSpec {
-  name: string;
-  /** Family for stats and the savings table: test, build, install, git, log, … */
-  family: string;
-  /** Owns output of this producer (argv after wrappers are peeled). */
-  matches?: (argv: string[], a: CommandAnalysis) => boolean;
-  /** For `omni pipe` without --command: do these first lines look like this tool's? */
-  sniff?: (head: Line[]) => boolean;
-  /** May the pre-hook rewrite this command into `omni exec`? (a noisy family) */
-  rewrite?: boolean;
-  create: (ctx: PipelineContext, run: RunState) => Transform;
-}
+export type { DistillerSpec } from '../kit/spec.js';
 
-const GENERIC: DistillerSpec = { name: 'generic', family: 'generic', create: generic };
+const GENERIC: DistillerSpec = { name: 'generic', family: 'generic', create: generic, test: 'test/pipeline/distill.test.ts' };
 
 /** Registered distillers, most specific first. Adding one is one import and one line. */
 export const DISTILLERS: DistillerSpec[] = [
@@ -60,8 +45,8 @@ export const DISTILLERS: DistillerSpec[] = [
   CARGO_BUILD,
   CTEST,
   BUN_TEST,
-  NPM_TEST,
-  NPM_BUILD,
+  npmTest(() => DISTILLERS),
+  npmBuild(() => DISTILLERS),
   CC,
   BUNDLER,
   TSC,
@@ -77,16 +62,6 @@ export const DISTILLERS: DistillerSpec[] = [
   GENERIC,
 ];
 
-/** Tails that reshape the producer's output: they own it, so omni passes it through. */
-const RESHAPING_TAILS = new Set([
-  'jq', 'yq', 'awk', 'gawk', 'cut', 'wc', 'sort', 'uniq', 'xargs', 'base64', 'sed', 'tr',
-  'column', 'paste', 'join', 'comm', 'fmt', 'fold', 'tac', 'rev', 'od', 'xxd', 'hexdump',
-  'python', 'python3', 'node', 'perl', 'ruby', 'tee', 'sha256sum', 'md5sum', 'gzip', 'bzip2',
-  'xz', 'zstd', 'nl', 'diff', 'cmp', 'strings', 'json_pp', 'bat',
-]);
-/** Tails that only cut the producer's output: the producer keeps ownership. */
-const KEEPING_TAILS = new Set(['head', 'tail', 'cat', 'less', 'more']);
-
 export interface Route {
   /** The distiller name, or null when omni must pass the output through untouched. */
   distiller: string | null;
@@ -99,6 +74,8 @@ export interface Route {
   /** A rule owns it: its spec (rule specs are not in DISTILLERS) and where the rule lives. */
   spec?: DistillerSpec;
   rule?: { name: string; file: string; source: RuleSource };
+  /** The owning producer's argv, as `create` gets it (ProducerRoute). */
+  argv?: string[];
 }
 
 /** Where to look for rules of one's own (lib/rules/load.ts). Without a scope no rule routes. */
@@ -169,12 +146,12 @@ export function routeCommand(command: string | undefined | null, rules?: RuleSco
       if (!spec.matches!(argv, a)) continue;
       if (answer) {
         return {
-          distiller: answer.name, family: answer.family, known: true, rewrite: !!answer.rewrite && !a.tail,
+          distiller: answer.name, family: answer.family, known: true, rewrite: !!answer.rewrite && !a.tail, argv,
           reason: `owned by ${answer.name}: its output is the answer (file contents, listings, matches, history), which no rule may hide; ${file.source} rule "${rule.name}" matches but does not apply`,
         };
       }
       return {
-        distiller: spec.name, family: spec.family, known: true, rewrite: false, spec,
+        distiller: spec.name, family: spec.family, known: true, rewrite: false, spec, argv,
         reason: `${file.source} rule "${rule.name}" (${file.file}) owns ${ruleWhy(rule, argv)}`,
         rule: { name: rule.name, file: file.file, source: file.source },
       };
@@ -182,10 +159,28 @@ export function routeCommand(command: string | undefined | null, rules?: RuleSco
   }
   for (const spec of DISTILLERS) {
     if (spec.matches && spec.matches(argv, a)) {
-      return { distiller: spec.name, family: spec.family, reason: `owned by ${spec.name}`, known: true, rewrite: !!spec.rewrite && !a.tail };
+      return { distiller: spec.name, family: spec.family, reason: `owned by ${spec.name}`, known: true, rewrite: !!spec.rewrite && !a.tail, argv };
     }
   }
-  return { distiller: 'generic', family: 'generic', reason: 'no specific distiller', known: false, rewrite: false };
+  return { distiller: 'generic', family: 'generic', reason: 'no specific distiller', known: false, rewrite: false, argv };
+}
+
+/**
+ * Every built-in spec whose `matches` claims this command line, in registry order (the first
+ * is the one routeCommand picks when nothing earlier in its precedence decides). For the
+ * routing-pairs test: a command two specs claim is a collision whose winner must be stated.
+ */
+export function claimants(command: string): string[] {
+  const a = analyzeCommand(command);
+  if (a.passthroughPrefix || a.malformed || producerCount(a) > 1) return [];
+  let argv = a.argv;
+  if (a.tail) {
+    const tail = peelWrappers(a.tail);
+    const t = basename(tail[0] ?? '');
+    if (RESHAPING_TAILS.has(t)) return [];
+    if (!KEEPING_TAILS.has(t)) argv = tail;
+  }
+  return DISTILLERS.filter((spec) => spec.matches?.(argv, a)).map((spec) => spec.name);
 }
 
 export function specByName(name: string): DistillerSpec {

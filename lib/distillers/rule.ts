@@ -1,6 +1,6 @@
-import type { Line, PipelineContext } from '../pipeline/types.js';
-import type { RunState } from '../pipeline/stage.js';
-import type { DistillerSpec } from './registry.js';
+import type { Line, PipelineContext } from '../kit/types.js';
+import type { RunState } from '../kit/stage.js';
+import type { DistillerSpec } from '../kit/spec.js';
 import type { Rule } from '../rules/schema.js';
 import type { RuleSource } from '../rules/load.js';
 import { plural, programOf, recognisedInPlace, RunHider, subcommand, textOf } from './shared.js';

@@ -1,9 +1,9 @@
 import type { Transform } from 'node:stream';
-import type { Item, Line, PipelineContext } from '../pipeline/types.js';
-import { batchStage, type RunState } from '../pipeline/stage.js';
-import type { DistillerSpec } from './registry.js';
+import type { Item, Line, PipelineContext } from '../kit/types.js';
+import { batchStage, type RunState } from '../kit/stage.js';
+import type { DistillerSpec } from '../kit/spec.js';
 import { RunFolder, template, FOLD_MAX_HIDDEN_BYTES } from './fold.js';
-import { foldPays, lineByteLength } from '../pipeline/marker.js';
+import { FOLD_MIN_LINES, foldPays, lineByteLength } from '../kit/marker.js';
 
 /**
  * Shared machinery of the tool-family distillers (test runners, builds, linters).
@@ -55,8 +55,6 @@ export interface Family {
   recogniser(): Recogniser;
 }
 
-/** A fold needs this many hidden lines, and must pay for its marker (`foldPays`). */
-const MIN_HIDDEN_LINES = 2;
 
 /** Lines that are blank after trimming. */
 const NON_BLANK = /\S/;
@@ -94,8 +92,8 @@ export function recognising(run: RunState, rec: Recogniser): Transform {
     if (keep > 0 && hits[keep - 1].lead) keep--;
     let bytes = 0;
     for (let i = 0; i < keep; i++) bytes += lineByteLength(hidden[i]);
-    const note = keep >= MIN_HIDDEN_LINES ? noteOf(hits, keep) : '';
-    if (keep >= MIN_HIDDEN_LINES && foldPays(bytes, note)) {
+    const note = keep >= FOLD_MIN_LINES ? noteOf(hits, keep) : '';
+    if (foldPays(keep, bytes, note)) {
       out.push({ kind: 'marker', note, hidden: hidden.slice(0, keep) });
     } else keep = 0;
     for (let i = keep; i < hidden.length; i++) out.push(hidden[i]);
@@ -183,6 +181,22 @@ export function familyStage(f: Family) {
  * `tools`. `rewrite`: worth rewriting into `omni exec` in the pre-hook (the family folds
  * something); false for tools whose whole output is the answer (tsc, eslint).
  */
+/** The recognising family behind each spec familySpec made (for `npm test`'s delegation). */
+const FAMILY_OF = new WeakMap<DistillerSpec, Family>();
+
+/**
+ * The families a package script of this kind may run, read off the registry (no list of its
+ * own): every family spec of that stats family, in registry order.
+ */
+export function familiesOf(specs: readonly DistillerSpec[], kind: string): Family[] {
+  const out: Family[] = [];
+  for (const s of specs) {
+    const f = FAMILY_OF.get(s);
+    if (f && s.family === kind) out.push(f);
+  }
+  return out;
+}
+
 export function familySpec(
   f: Family,
   kind: 'test' | 'build' | 'lint',
@@ -190,7 +204,7 @@ export function familySpec(
   matches?: (argv: string[]) => boolean,
   rewrite = true,
 ): DistillerSpec {
-  return {
+  const spec: DistillerSpec = {
     name: f.name,
     family: kind,
     rewrite,
@@ -198,6 +212,8 @@ export function familySpec(
     sniff: (head) => sniffFamily(f, head),
     create: familyStage(f),
   };
+  FAMILY_OF.set(spec, f);
+  return spec;
 }
 
 /** A family whose only noise is the passing-test check mark line (minus `keep` lines). */
@@ -296,7 +312,7 @@ export function isPackageTest(argv: string[]): boolean {
  * A package script (`npm test`, `npm run build`) names no tool: its spec delegates to the
  * first of `families` whose lines appear in the output. Output none recognises passes.
  */
-export function scriptDistiller(name: string, family: string, families: Family[], matches: (argv: string[]) => boolean): DistillerSpec {
-  const f: Family = { name, detect: (p) => families.some((x) => x.detect(p)), recogniser: () => delegating(families) };
+export function scriptDistiller(name: string, family: string, families: () => Family[], matches: (argv: string[]) => boolean): DistillerSpec {
+  const f: Family = { name, detect: (p) => families().some((x) => x.detect(p)), recogniser: () => delegating(families()) };
   return { name, family, rewrite: true, matches, create: familyStage(f) };
 }

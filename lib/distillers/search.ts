@@ -1,7 +1,7 @@
-import type { Item, Line, PipelineContext } from '../pipeline/types.js';
-import type { RunState } from '../pipeline/stage.js';
-import type { DistillerSpec } from './registry.js';
-import { identity, lineDistiller, producerArgv, programOf, subcommand, textOf } from './shared.js';
+import type { Item, Line, PipelineContext } from '../kit/types.js';
+import type { RunState } from '../kit/stage.js';
+import type { DistillerSpec, ProducerRoute } from '../kit/spec.js';
+import { identity, lineDistiller, programOf, subcommand, textOf } from './shared.js';
 
 /*
  * Search (grep, rg, ag, ack, git grep) keeps every match. `path:N:text` lines of one file
@@ -21,8 +21,8 @@ function printsPaths(argv: string[]): boolean {
   return operands.length >= 3; // pattern + at least two files
 }
 
-function create(ctx: PipelineContext, run: RunState) {
-  if (!printsPaths(producerArgv(ctx.command))) return identity(run);
+function create(_ctx: PipelineContext, run: RunState, route: ProducerRoute) {
+  if (!printsPaths(route.argv)) return identity(run);
   let path: string | null = null;
   let group: Array<{ l: Line; rest: string }> = [];
   const flush = (out: Item[]) => {
@@ -62,3 +62,5 @@ export const READ: DistillerSpec = {
   matches: (argv) => READERS.has(programOf(argv)) || (programOf(argv) === 'sed' && argv.includes('-n')),
   create: (_ctx: PipelineContext, run: RunState) => identity(run),
 };
+
+READ.test = 'test/distillers/search.test.ts';

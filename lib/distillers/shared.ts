@@ -1,8 +1,9 @@
-import type { Batch, Item, Line } from '../pipeline/types.js';
-import { batchStage, type RunState } from '../pipeline/stage.js';
+import type { Batch, Item, Line } from '../kit/types.js';
+import { batchStage, type RunState } from '../kit/stage.js';
 import { FOLD_MAX_HIDDEN_BYTES } from './fold.js';
-import { analyzeCommand, peelWrappers } from '../command/parse.js';
-import { foldPays, lineByteLength } from '../pipeline/marker.js';
+import { analyzeCommand, basename, peelWrappers } from '../command/parse.js';
+import { KEEPING_TAILS } from './tails.js';
+import { foldPays, lineByteLength } from '../kit/marker.js';
 
 /** What a family distiller does with each line; `out` receives what stays. */
 export interface LineHandler {
@@ -107,7 +108,7 @@ export class RunHider {
     if (!h.length) return;
     this.run = [];
     const notes = this.note(h);
-    const note = typeof notes === 'string' ? (foldPays(this.bytes, notes) ? notes : null) : notes.find((n) => foldPays(this.bytes, n)) ?? null;
+    const note = typeof notes === 'string' ? (foldPays(h.length, this.bytes, notes) ? notes : null) : notes.find((n) => foldPays(h.length, this.bytes, n)) ?? null;
     if (note !== null) out.push({ kind: 'marker', note, hidden: h });
     else for (const l of h) out.push(l);
     this.bytes = 0;
@@ -174,7 +175,7 @@ export class BatchHider {
     if (!h.length) return;
     if (!final && this.bytes < Math.max(minBytes, STREAM_MARKER_BYTES)) { this.carried = true; return; }
     const n = note(h);
-    if ((this.bytes >= minBytes && foldPays(this.bytes, n)) || this.carried) {
+    if ((this.bytes >= minBytes && foldPays(h.length, this.bytes, n)) || this.carried) {
       out.push({ kind: 'marker', note: n, hidden: h });
     } else {
       for (const l of this.condensed) l.out = undefined;
@@ -249,12 +250,15 @@ export function shareMatching(head: Line[], re: RegExp): number {
   return n ? hit / n : 0;
 }
 
-/** The argv of the producer that owns a command line's output (as the registry routes it). */
+/**
+ * The argv of the producer that owns a command line's output, as the registry routes it.
+ * Distillers get it as `create`'s route; this is for readers outside the pipeline (`omni rules`).
+ */
 export function producerArgv(command: string | undefined): string[] {
   if (!command) return [];
   const a = analyzeCommand(command);
   if (!a.tail) return a.argv;
   const tail = peelWrappers(a.tail);
-  // `| head`/`| tail` keep the producer; any other tail the registry routed to owns it.
-  return /^(head|tail|cat|less|more)$/.test(programOf(tail)) ? a.argv : tail;
+  // A keeping tail (`| head`) leaves the producer its output; any other tail owns it.
+  return KEEPING_TAILS.has(basename(tail[0] ?? '')) ? a.argv : tail;
 }

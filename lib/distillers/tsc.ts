@@ -16,3 +16,5 @@ export const TSC_FAMILY: Family = {
 };
 
 export const TSC = familySpec(TSC_FAMILY, 'build', ['tsc', 'vue-tsc'], undefined, false);
+
+TSC.test = 'test/distillers/builds.test.ts';

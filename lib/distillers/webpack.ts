@@ -21,3 +21,5 @@ export const BUNDLER_FAMILY: Family = {
 };
 
 export const BUNDLER = familySpec(BUNDLER_FAMILY, 'build', ['webpack', 'webpack-cli', 'vite', 'esbuild', 'rollup']);
+
+BUNDLER.test = 'test/distillers/builds.test.ts';

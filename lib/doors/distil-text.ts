@@ -59,7 +59,7 @@ export async function distilText<R>(
   if (env.OMNI_HOOK_TRACE) log(`distil ${ctx.tool} ${res.rawBytes} B -> ${res.outBytes} B (${res.distiller}${res.verbatim ? `, verbatim: ${res.verbatim}` : ''}${book.ledgerAttached ? ', ledger' : ''})`);
   const distilled: Distilled = { output: res.output.toString('utf8'), changed: res.changed };
   const settled = settle(distilled);
-  book.record({ raw: input, delivered: res.output, bytesIn: res.rawBytes, bytesOut: res.outBytes, distiller: res.distiller, rawHandle: res.rawHandle, applied: settled.applied, view: settled.view });
+  book.record({ raw: input, delivered: res.output, bytesIn: res.rawBytes, bytesOut: res.outBytes, distiller: res.distiller, family: res.family, rawHandle: res.rawHandle, applied: settled.applied, view: settled.view });
   if (after) {
     try {
       const s = store.get();

@@ -49,7 +49,7 @@ export class RunBook {
    * reached the model (lib/doors/model-view.ts); the ledger records only lines known to have
    * reached it, so an "already shown" fold is never a claim about lines the host cut away.
    */
-  record(r: { raw: Buffer | null; delivered: Buffer | null; bytesIn: number; bytesOut: number; distiller: string; rawHandle?: string | null; applied: boolean; view: ModelView }): void {
+  record(r: { raw: Buffer | null; delivered: Buffer | null; bytesIn: number; bytesOut: number; distiller: string; family?: string; rawHandle?: string | null; applied: boolean; view: ModelView }): void {
     const { ctx } = this;
     try {
       const s = this.store.get();
@@ -57,7 +57,7 @@ export class RunBook {
       const stage = this.stage;
       recordDistillation(s, {
         run: {
-          door: ctx.door, host: ctx.host ?? null, family: r.distiller, command: commandHead(ctx.command),
+          door: ctx.door, host: ctx.host ?? null, family: r.family ?? r.distiller, command: commandHead(ctx.command),
           sessionId: ctx.sessionId ?? null, cwd: ctx.cwd ?? null, bytesIn: r.bytesIn, bytesOut: r.bytesOut,
           applied: r.applied, rawHandle: r.rawHandle ?? null,
         },
@@ -128,6 +128,7 @@ export function recordRun(book: RunBook, p: Pipeline, trace: { chunks: Buffer[];
     bytesIn: r.rawBytes,
     bytesOut: r.outBytes,
     distiller: r.distiller,
+    family: r.family,
     rawHandle: r.rawHandle,
     applied: r.changed,
   });

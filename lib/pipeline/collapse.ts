@@ -1,11 +1,9 @@
-import type { Item, Line } from './types.js';
-import { batchStage, type RunState } from './stage.js';
-import { foldPays, lineByteLength } from './marker.js';
+import type { Item, Line } from '../kit/types.js';
+import { batchStage, type RunState } from '../kit/stage.js';
+import { foldPays, lineByteLength } from '../kit/marker.js';
 
 /** Collapse steps in only when distill saved less than this share of a batch. */
 export const COLLAPSE_TRIGGER_RATIO = 0.3;
-/** A run of noise lines of any shape shorter than this stays. */
-export const COLLAPSE_MIN_RUN = 6;
 
 /**
  * collapse: the fallback. When the distiller saved too little on a batch, runs of
@@ -32,11 +30,12 @@ export function collapse(run: RunState) {
     const out: Item[] = [];
     let runLines: Line[] = [];
     const close = () => {
-      if (runLines.length >= COLLAPSE_MIN_RUN) {
+      // First and last stay; the middle folds when it pays for its marker (`foldPays`).
+      if (runLines.length > 2) {
         const middle = runLines.slice(1, -1);
         const bytes = middle.reduce((s, l) => s + lineByteLength(l), 0);
         const note = `${middle.length} noise lines collapsed`;
-        if (foldPays(bytes, note)) {
+        if (foldPays(middle.length, bytes, note)) {
           out.push(runLines[0], { kind: 'marker', note, hidden: middle }, runLines[runLines.length - 1]);
           runLines = [];
           return;

@@ -1,6 +1,6 @@
 import { Duplex, type Transform } from 'node:stream';
-import type { Batch, PipelineContext } from './types.js';
-import { RunState } from './stage.js';
+import type { Batch, PipelineContext } from '../kit/types.js';
+import { RunState } from '../kit/stage.js';
 import { Coverage, Spool, SPOOL_CAP_BYTES } from './spool.js';
 import { frame } from './frame.js';
 import { guard } from './guard.js';
@@ -15,7 +15,7 @@ export interface Pipeline extends Duplex {
   /** The raw input, while the spool still holds all of it (for the run's trace). */
   rawInput(): Buffer | null;
   /** Filled in as the run goes; complete after 'end'. */
-  report: RenderReport & { distiller: string; passthrough: string | null };
+  report: RenderReport & { distiller: string; family: string; passthrough: string | null };
 }
 
 /**
@@ -39,7 +39,7 @@ export function createPipeline(ctx: PipelineContext): Pipeline {
   // window (all of a hook's payload).
   const spool = new Spool(Math.max(SPOOL_CAP_BYTES, ctx.holdBytes ?? DEFAULT_HOLD_BYTES));
   const coverage = new Coverage();
-  const report = { rawBytes: 0, outBytes: 0, changed: false, verbatim: null, streamed: false, rawHandle: null, rawCovered: 0, distiller: 'none', passthrough: null } as Pipeline['report'];
+  const report = { rawBytes: 0, outBytes: 0, changed: false, verbatim: null, streamed: false, rawHandle: null, rawCovered: 0, distiller: 'none', family: 'none', passthrough: null } as Pipeline['report'];
   if (passthroughRequested(ctx.command)) run.passthrough = 'passthrough';
 
   // 'pipeline': bytes go through the stages. 'draining': render handed over, its last bytes
@@ -151,6 +151,7 @@ export function createPipeline(ctx: PipelineContext): Pipeline {
   tail.on('end', () => {
     stopTimers();
     report.distiller = run.distiller;
+    report.family = run.family;
     report.passthrough = run.passthrough;
     if (state === 'draining') return goDirect();
     if (state === 'direct') return;

@@ -1,5 +1,5 @@
-import type { Batch, Line, PassReason } from './types.js';
-import { batchStage, type RunState } from './stage.js';
+import type { Batch, Line, PassReason } from '../kit/types.js';
+import { batchStage, type RunState } from '../kit/stage.js';
 
 /** Bytes of look-ahead the guard reads before deciding. Never the whole stream. */
 export const GUARD_LOOKAHEAD_BYTES = 4096;

@@ -1,4 +1,4 @@
-import { BATCH_QUEUE } from './stage.js';
+import { BATCH_QUEUE } from '../kit/stage.js';
 /**
  * The ledger stage: output this reader was already shown comes back as one marker.
  *
@@ -19,10 +19,10 @@ import { BATCH_QUEUE } from './stage.js';
  * handles it honoured (`consumed()`).
  */
 import { Transform, type TransformCallback } from 'node:stream';
-import type { Batch, Item, Line, Marker, PipelineContext } from './types.js';
+import type { Batch, Item, Line, Marker, PipelineContext } from '../kit/types.js';
 import { lineHash, packHashes, ShownSet, SHOWN_SET_CAP, type HashLookup } from '../store/linehash.js';
 import { handleOf } from '../store/archive.js';
-import { lineByteLength, MARKER_FRAME_BYTES, runBytes } from './marker.js';
+import { lineByteLength, markerBytes, runBytes } from '../kit/marker.js';
 
 /** Outputs smaller than this are never folded: the marker is not worth the reader's doubt. */
 export const LEDGER_MIN_OUTPUT_BYTES = 512;
@@ -153,7 +153,7 @@ export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | nul
     cur = null;
     const n = r.lines.length;
     const note = r.state === 'session' ? noteAlreadyShown(n) : noteNotShownHere(n);
-    const markerCost = MARKER_FRAME_BYTES + Buffer.byteLength(note);
+    const markerCost = markerBytes(note);
     const minLines = r.state === 'session' ? LEDGER_MIN_RUN_LINES : LEDGER_PROJECT_MIN_RUN_LINES;
     const factor = r.state === 'session' ? LEDGER_MIN_SAVING_FACTOR : LEDGER_PROJECT_MIN_SAVING_FACTOR;
     let fold =

@@ -1,5 +1,5 @@
-import type { Line } from './types.js';
-import { batchStage, type RunState } from './stage.js';
+import type { Line } from '../kit/types.js';
+import { batchStage, type RunState } from '../kit/stage.js';
 
 /*
  * redact: values of secret-looking assignments, bearer tokens, well-known token shapes

@@ -1,5 +1,5 @@
 import { createPipeline } from './create.js';
-import type { PipelineContext } from './types.js';
+import type { PipelineContext } from '../kit/types.js';
 
 export interface DistillResult {
   output: Buffer;
@@ -8,6 +8,8 @@ export interface DistillResult {
   rawBytes: number;
   outBytes: number;
   distiller: string;
+  /** The distiller's family for stats (DistillerSpec.family). */
+  family: string;
   /** Why the raw bytes went out, when they did. */
   verbatim: string | null;
   rawHandle: string | null;
@@ -39,6 +41,7 @@ export async function distillBuffer(ctx: PipelineContext, input: Buffer): Promis
     rawBytes: input.length,
     outBytes: output.length,
     distiller: p.report.distiller,
+    family: p.report.family,
     verbatim: p.report.verbatim,
     rawHandle: p.report.rawHandle,
   };

@@ -44,7 +44,10 @@ t.test('a recursive make folds directory and compile-command lines and keeps the
   t.equal(d.distiller, 'cc');
   t.equal(count(d.out, / -c \S+\.c -o /), 0, 'no compile command left');
   t.equal(folded(d.markers, 'compile commands'), count(d.input, / -c \S+\.c -o /));
-  t.same(keptAll(d, /warning|\^|^cc -o |^ar rcs|Leaving directory/), []);
+  t.same(keptAll(d, /warning|\^|^cc -o |^ar rcs/), []);
+  // A lone `Leaving directory` line is recognised noise: it folds when its bytes pay for the
+  // marker (the one bar, kit/marker.ts foldPays), like any run of them.
+  t.ok(d.markers.some((m) => /make directory lines/.test(m)), 'directory lines fold');
 });
 
 t.test('npm run build is read by the build family its output names', async (t) => {

@@ -68,7 +68,7 @@ t.test('a slow install streamed line by line still folds its fetch lines into a 
   const texts = corpusCase('712-npm-ci-loglevel-http').output.toString('utf8').trimEnd().split('\n');
   const run = new RunState();
   run.startStreaming(); // render already writes: every batch is one line from a slow producer
-  const stage = INSTALL.create({ door: 'exec', command: 'npm ci --loglevel=http' }, run);
+  const stage = INSTALL.create({ door: 'exec', command: 'npm ci --loglevel=http' }, run, { argv: ['npm', 'ci', '--loglevel=http'] });
   const items: I[] = [];
   stage.on('data', (b: { items: I[] }) => items.push(...b.items));
   let end = 0;

@@ -1,0 +1,119 @@
+/**
+ * The shapes that flow between pipeline stages.
+ *
+ * Stages exchange *batches*: every chunk on an object-mode stream is an `Item[]`.
+ * One stream object per line costs ~100x `cat` on this machine (see
+ * ../shared/docs/performance.md); one array per chunk costs ~20x.
+ */
+
+/**
+ * `failure`: states a failure (error, failed test, panic, traceback, error location,
+ *            non-zero verdict). Never dropped, never folded.
+ * `signal`:  verdicts, summaries, warnings, changed state. Kept.
+ * `noise`:   positively recognised as noise by a pattern. The only tier a stage may drop.
+ * `text`:    recognised as nothing in particular. Kept.
+ */
+export type Tier = 'failure' | 'signal' | 'noise' | 'text';
+
+/** One input line. `text` is decoded UTF-8 with its terminator removed. */
+export interface Line {
+  kind: 'line';
+  /** Visible text: after a carriage-return redraw fold, before any ANSI stripping. */
+  text: string;
+  /** The exact original bytes of this line's terminator: '\n', '\r\n' or '' (last line). */
+  eol: string;
+  /** The exact original text when a redraw fold changed `text` (so archives stay exact). */
+  raw?: string;
+  /** `text` without ANSI colour; set by classify, what render prints by default. */
+  plain?: string;
+  /** Set by the classify stage. */
+  tier: Tier;
+  /** What render prints instead of `text` (e.g. ANSI stripped). Undefined = `text`. */
+  out?: string;
+  /** Set by the redact stage when `out` hides a secret value. */
+  redacted?: boolean;
+  /** 0-based index of the line in the whole input. */
+  index: number;
+  /** Byte offset just past this line (terminator included) in the raw input. */
+  end: number;
+}
+
+/**
+ * A synthetic line standing for `hidden` input lines. Render archives the hidden lines'
+ * exact bytes first and only then prints the marker with the handle; if the archive
+ * write fails, render prints the hidden lines verbatim instead (rule 5).
+ */
+export interface Marker {
+  kind: 'marker';
+  /** What happened, e.g. "478 similar lines folded". The handle is appended by render. */
+  note: string;
+  /** The input lines this marker replaces, in order. */
+  hidden: Line[];
+}
+
+export type Item = Line | Marker;
+
+/**
+ * One chunk on every object-mode stream between stages.
+ * `end` is the raw byte offset the batch accounts for: render uses it to copy exact
+ * bytes from the spool when the run is passed through.
+ */
+export interface Batch {
+  items: Item[];
+  end: number;
+}
+
+/** Where removed bytes go before a marker may name them. */
+export interface Archive {
+  /** Stores the exact bytes; returns the handle, or null when the write failed. */
+  put(data: Buffer): string | null;
+  /** The same for several blocks in one write (one SQLite transaction). */
+  putMany?(data: Buffer[]): Array<string | null>;
+}
+
+/** Why a run is passed through byte for byte. */
+export type PassReason = 'json' | 'ndjson' | 'yaml' | 'csv' | 'tsv' | 'binary' | 'invalid-utf8' | 'passthrough' | 'error';
+
+export type Door = 'exec' | 'pipe' | 'hook';
+
+/**
+ * A rule set already loaded (lib/rules/load.ts RuleSet). Opaque here: the kit imports nothing
+ * above it, and only the registry, which does know the type, reads it.
+ */
+export type RuleSetRef = object;
+
+/** Everything a stage may know about the run. Built once by the door. */
+export interface PipelineContext {
+  /** The command line as the user typed it, if known. */
+  command?: string;
+  /** Exit code, if known up front (hook door). exec sets it when the child ends. */
+  exitCode?: number | null;
+  door: Door;
+  /** 'claude', 'codex', … when called from a host hook. */
+  host?: string;
+  /** Reader scope for the ledger: session_id/agent_id. */
+  sessionId?: string;
+  agentId?: string;
+  /** Working directory (project scope for the ledger). */
+  cwd?: string;
+  /** The tool that produced the payload in the hook door ('Bash', 'Read'). */
+  tool?: string;
+  /**
+   * Hold-back window. Output is held (and can still be replaced by the raw bytes)
+   * until this many bytes or milliseconds have passed; after that it streams.
+   * The hook door sets `holdMs: Infinity` so its result never depends on timing.
+   */
+  holdBytes?: number;
+  holdMs?: number;
+  /** Holding also ends once no input arrived for this long (see DEFAULT_HOLD_IDLE_MS). */
+  holdIdleMs?: number;
+  /** Receipt store for removed bytes. Without it nothing may be removed. */
+  archive?: Archive;
+  /**
+   * Rules of one's own (lib/rules/load.ts): the omni home holding the user's rules (default
+   * `$OMNI_HOME` of this process), or a set loaded already (`omni rules test`).
+   */
+  rules?: { home?: string; set?: RuleSetRef };
+  /** Extra stage inserted before render (the ledger), built by the door with the run's state. */
+  ledger?: (run: { passthrough: string | null }) => import('node:stream').Transform;
+}
