@@ -3,7 +3,7 @@
  * here on first use (a rules file exists), never at import: a hook call in a project with
  * no rules file pays one stat per directory, nothing more.
  */
-import { createRequire } from 'node:module';
+import { lazyRequire } from '../store/lazy-require.js';
 import type * as Zod from 'zod';
 
 /** One example of a rule: this input, through the real pipeline, must give this output. */
@@ -29,15 +29,7 @@ export interface Rule {
   examples: RuleExample[];
 }
 
-let zod: typeof Zod | undefined;
-function loadZod(): typeof Zod {
-  if (!zod) {
-    // A runtime require: esbuild leaves it alone, so zod is never parsed with the hot bundle.
-    const req = typeof require === 'function' ? require : createRequire(import.meta.url);
-    zod = req('zod') as typeof Zod;
-  }
-  return zod;
-}
+const loadZod = lazyRequire<typeof Zod>('zod');
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 

@@ -15,7 +15,7 @@
  * the rest, so every later statement in the call is refused at once (SQLITE_BUSY, which the
  * callers already treat as "no store": nothing archived, so nothing removed).
  */
-import { createRequire } from 'node:module';
+import { lazyRequire } from './lazy-require.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -152,16 +152,7 @@ export function omniHome(env: NodeJS.ProcessEnv = process.env): string {
   return h && h.length > 0 ? path.resolve(h) : path.join(os.homedir(), '.omni');
 }
 
-let Sqlite: typeof BetterSqlite3 | undefined;
-function loadSqlite(): typeof BetterSqlite3 {
-  if (!Sqlite) {
-    // In the esbuild CJS bundle `require` exists and import.meta is empty; under ESM
-    // (tests, tsc) it is the other way round.
-    const req = typeof require === 'function' ? require : createRequire(import.meta.url);
-    Sqlite = req('better-sqlite3') as typeof BetterSqlite3;
-  }
-  return Sqlite;
-}
+const loadSqlite = lazyRequire<typeof BetterSqlite3>('better-sqlite3');
 
 export function classify(err: unknown, file: string): StoreError {
   const e = err as { code?: string; message?: string };
