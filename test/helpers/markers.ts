@@ -306,9 +306,14 @@ export function checkNoFalseMarker(input: Buffer, output: Buffer, retrieve: Retr
 // ---------------------------------------------------------------------------------------------
 // P7: ledger truth.
 
-/** How the ledger compares lines: trimmed, without colour. */
+/**
+ * How the ledger compares lines: trimmed, without colour, and a `\r` redraw as its last
+ * non-empty frame (what a terminal, and omni's delivery, show of it; P1 allows the same).
+ */
 export function ledgerKey(s: string): string {
-  return stripAnsi(s).trim();
+  const body = s.replace(/\r$/, '');
+  const frames = body.includes('\r') ? body.split('\r').filter((f) => f.length > 0) : [body];
+  return stripAnsi(frames[frames.length - 1] ?? '').trim();
 }
 
 export function shownKeys(delivered: Buffer | string): Set<string> {

@@ -35,7 +35,14 @@ t.test('P1 nothing lost, in place (hook Read, the same file read twice): expande
     for (const pass of [1, 2]) {
       const d = await hookRead(content, { path: `${reader.cwd}/file.txt`, home, reader, startLine });
       if (!d.replied) continue;
-      const why = checkNothingLost(d.input, d.output, retrieve) ?? checkReadNumbering(content, startLine, d.output.toString('utf8'), d.startLine!);
+      // A folded Read ends at the file's last line: after a final newline the host numbers one
+      // more, empty line the file does not have (issue 10, defect 8), so that one newline is the
+      // host's framing, dropped on purpose, not content.
+      // (A marker standing for the last line carries that newline in its bytes.)
+      const exact = checkNothingLost(d.input, d.output, retrieve);
+      const framed = d.input.at(-1) === 0x0a ? d.input.subarray(0, -1) : null;
+      const lost = exact && framed ? checkNothingLost(framed, d.output, retrieve) && exact : exact;
+      const why = lost ?? checkReadNumbering(content, startLine, d.output.toString('utf8'), d.startLine!);
       if (why) return `read ${pass}: ${why}`;
     }
     return null;
