@@ -104,11 +104,11 @@ export function frame(run: RunState): Transform {
   });
 }
 
-/** `a\rb\rc` shows as `c` on a terminal; keep the last non-empty segment. */
-function foldRedraw(line: Line, run: RunState): void {
-  // One walk over the CRs (no array of segments): count the non-empty segments and keep the
-  // bounds of the last one.
-  const t = line.text;
+/**
+ * The non-empty segments of `a\rb\rc` and the bounds of the last one, in one walk over the CRs
+ * (no array of segments). Render counts redraws with it too.
+ */
+export function redrawSegments(t: string): { n: number; lastFrom: number; lastTo: number } {
   let n = 0;
   let lastFrom = 0;
   let lastTo = 0;
@@ -120,6 +120,13 @@ function foldRedraw(line: Line, run: RunState): void {
     if (cr < 0) break;
     from = cr + 1;
   }
+  return { n, lastFrom, lastTo };
+}
+
+/** `a\rb\rc` shows as `c` on a terminal; keep the last non-empty segment. */
+function foldRedraw(line: Line, run: RunState): void {
+  const t = line.text;
+  const { n, lastFrom, lastTo } = redrawSegments(t);
   // Only bare CRs around one segment (or none): nothing was redrawn over.
   if (n === 0) return;
   if (n > 1) run.redraws += n - 1;

@@ -2,6 +2,7 @@ import { Transform } from 'node:stream';
 import type { Batch, Item, Line, Marker, PipelineContext } from './types.js';
 import { BATCH_QUEUE, type RunState } from './stage.js';
 import type { Coverage, Spool } from './spool.js';
+import { redrawSegments } from './frame.js';
 import { formatMarker, HANDLE_PLACEHOLDER, lineBytes, lineByteLength, runBytes } from './marker.js';
 
 /** exec and pipe hold output this long before streaming (README: "the hold-back window"). */
@@ -380,16 +381,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
 
 /** `a\rb\rc`: the segments drawn over (frame keeps the last non-empty one). */
 function redrawsIn(raw: string): number {
-  let n = 0;
-  let from = 0;
-  for (;;) {
-    const cr = raw.indexOf('\r', from);
-    const to = cr < 0 ? raw.length : cr;
-    if (to > from) n++;
-    if (cr < 0) break;
-    from = cr + 1;
-  }
-  return Math.max(0, n - 1);
+  return Math.max(0, redrawSegments(raw).n - 1);
 }
 
 function countLines(s: string): number {
