@@ -23,7 +23,7 @@ const OPEN: Array<[string, string, string]> = [
 t.test('lib/ is read: the graph has the files and folders it should', async (t) => {
   t.ok(files.size > 50, `${files.size} files`);
   t.ok((files.get('pipeline/distill.ts') ?? []).includes('distillers/registry.ts'), 'the pipeline imports the registry');
-  t.ok((files.get('distillers/fold.ts') ?? []).includes('kit/marker.ts'), 'a distiller imports the kit');
+  t.ok((files.get('distillers/engine.ts') ?? []).includes('kit/marker.ts'), 'a distiller imports the kit');
   t.ok(arrows('cli', 'store').length > 0, 'cli/ imports store/');
   t.ok(arrows('cli', 'mcp').length > 0, '`omni mcp` starts the server');
   t.ok(arrows('mcp', 'service').length > 0, 'mcp/ imports service/');
@@ -64,7 +64,7 @@ t.test('no file-level import circle in lib/', async (t) => {
 t.test('the cycle finder finds a cycle, and a planted file circle', async (t) => {
   t.same(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]])), [['a', 'b', 'c']]);
   const planted = new Map(files);
-  planted.set('kit/marker.ts', [...(files.get('kit/marker.ts') ?? []), 'distillers/fold.ts']);
-  t.ok(cycles(planted).some((c) => c.includes('kit/marker.ts') && c.includes('distillers/fold.ts')));
+  planted.set('kit/marker.ts', [...(files.get('kit/marker.ts') ?? []), 'distillers/engine.ts']);
+  t.ok(cycles(planted).some((c) => c.includes('kit/marker.ts') && c.includes('distillers/engine.ts')));
   t.equal(folderOf('kit/marker.ts'), 'kit');
 });

@@ -1,7 +1,6 @@
-import type { PipelineContext } from '../kit/types.js';
-import type { RunState } from '../kit/stage.js';
 import type { DistillerSpec } from '../kit/spec.js';
-import { identity, programOf, subcommand } from './shared.js';
+import { hiding, NOTHING } from './hide.js';
+import { programOf, subcommand } from './shared.js';
 
 /*
  * Enumerations are the answer: every row of `ls`, `find`, `tree`, `ps`, `env`, `kubectl
@@ -32,5 +31,5 @@ export const ENUMERATION: DistillerSpec = {
   name: 'enumeration',
   family: 'enumeration',
   matches,
-  create: (_ctx: PipelineContext, run: RunState) => identity(run),
+  create: hiding({ name: 'enumeration', recogniser: () => NOTHING }),
 };

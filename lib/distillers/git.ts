@@ -1,7 +1,7 @@
-import type { Item, Line, PipelineContext } from '../kit/types.js';
-import type { RunState } from '../kit/stage.js';
+import type { Item, Line } from '../kit/types.js';
 import type { DistillerSpec, ProducerRoute } from '../kit/spec.js';
-import { BatchHider, identity, lineDistiller, plural, programOf, subcommand, textOf, type LineHandler } from './shared.js';
+import { hiding, NOTHING, onlyWhere, type Family, type LineHandler, type Recognition, type Rewrites } from './hide.js';
+import { plural, programOf, subcommand, textOf } from './shared.js';
 
 /*
  * git: log (one line per commit: short hash + subject, `--stat` rows as one list of whole
@@ -39,8 +39,7 @@ export function statList(entries: Array<[string, string, string] | RegExpExecArr
  * reads like one (`Handle read error …`) stays on its own line under the short hash
  * instead of being printed twice, and such body lines stay where they are.
  */
-function logHandler(): LineHandler {
-  const hider = new BatchHider();
+function logHandler(hider: Rewrites): LineHandler {
   let commit: Line | null = null;
   /** The commit line is still held (not flushed), so its subject may join it. */
   let joinable = false;
@@ -113,24 +112,13 @@ function logHandler(): LineHandler {
   };
 }
 
-/** git status: every row stays; the `(use "git …")` hint lines go. */
-function statusHandler(): LineHandler {
-  const hider = new BatchHider();
-  // Each run of hints gets its own marker where it stood, and only when the run pays for
-  // it (one or two hint lines mostly do not, so they stay): a marker never stands for
-  // lines from several places, and the rows between them are never moved.
-  const endRun = (out: Item[]) => hider.flush(out, (h) => `${plural(h.length, 'git hint line')} hidden`, undefined, true);
-  return {
-    line(l, out) {
-      if (STATUS_HINT.test(textOf(l)) && hider.hide(l)) return;
-      endRun(out);
-      out.push(l);
-    },
-    batchEnd(out) {
-      endRun(out);
-    },
-  };
-}
+/**
+ * git status: every row stays; each run of `(use "git …")` hint lines gets its own marker
+ * where it stood, and only when the run pays for it (one or two hint lines mostly do not, so
+ * they stay): a marker never stands for lines from several places, and the rows between
+ * them are never moved.
+ */
+const statusHints = () => onlyWhere((l) => STATUS_HINT.test(textOf(l)), (h) => `${plural(h.length, 'git hint line')} hidden`);
 
 /** Context lines kept at each end of a hunk, next to its first and last change. */
 const KEEP_CONTEXT = 1;
@@ -193,9 +181,9 @@ export function trimHunk(h: Pick<Hunk, 'oldStart' | 'oldCount' | 'newStart' | 'n
  * closing receipt names. A hunk is held until its counts are used up, so its header is
  * written only once its lines are known; a hunk cut short (`| head`) goes out unchanged.
  */
-function diffHandler(show: boolean): LineHandler {
-  const hider = new BatchHider();
-  const log = show ? logHandler() : null;
+function diffHandler(show: boolean, rewrites: () => Rewrites): LineHandler {
+  const hider = rewrites();
+  const log = show ? logHandler(rewrites()) : null;
   let inDiff = false;
   let combined = false; // `diff --cc`: two columns of signs, passed through as printed
   let hunk: Hunk | null = null;
@@ -299,14 +287,18 @@ function blameHandler(): LineHandler {
   };
 }
 
-function create(_ctx: PipelineContext, run: RunState, route: ProducerRoute) {
+/** What a run of git output is, by subcommand: rewritten forms, hints in place, or nothing. */
+function recogniser(route: ProducerRoute): Recognition {
   const sub = route.argv.length ? subcommand(route.argv) : 'log'; // sniffed: a log
-  if (sub === 'log' || sub === 'whatchanged' || sub === 'reflog') return lineDistiller(run, logHandler());
-  if (sub === 'status') return lineDistiller(run, statusHandler());
-  if (sub === 'diff' || sub === 'show') return lineDistiller(run, diffHandler(sub === 'show'));
-  if (sub === 'blame' || sub === 'annotate') return lineDistiller(run, blameHandler());
-  return identity(run);
+  if (sub === 'log' || sub === 'whatchanged' || sub === 'reflog') return { unit: 'rewrite', lines: (rewrites) => logHandler(rewrites()) };
+  if (sub === 'status') return statusHints();
+  if (sub === 'diff' || sub === 'show') return { unit: 'rewrite', lines: (rewrites) => diffHandler(sub === 'show', rewrites) };
+  if (sub === 'blame' || sub === 'annotate') return { unit: 'rewrite', lines: blameHandler };
+  return NOTHING;
 }
+
+export const GIT_FAMILY: Family<Recognition> = { name: 'git', recogniser };
+const create = hiding(GIT_FAMILY);
 
 const GIT_SUBS = new Set(['log', 'whatchanged', 'reflog', 'diff', 'show', 'blame', 'annotate']);
 

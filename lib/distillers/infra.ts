@@ -1,7 +1,6 @@
-import type { PipelineContext } from '../kit/types.js';
-import type { RunState } from '../kit/stage.js';
-import type { DistillerSpec, ProducerRoute } from '../kit/spec.js';
-import { hideRecognised, identity, programOf, subcommand } from './shared.js';
+import type { DistillerSpec } from '../kit/spec.js';
+import { hiding, NOTHING, onlyWhere, type Family } from './hide.js';
+import { plural, programOf, subcommand, textOf } from './shared.js';
 
 /*
  * Infra: terraform plan/apply (resource lines, attribute changes and the Plan/Apply
@@ -56,13 +55,18 @@ function terraformNoise(): (t: string) => boolean {
   };
 }
 
-function create(_ctx: PipelineContext, run: RunState, route: ProducerRoute) {
-  const argv = route.argv;
-  const p = programOf(argv);
-  if (p === 'terraform' || p === 'tofu') return hideRecognised(run, terraformNoise(), 'refresh, progress and legend line');
-  if (p === 'docker' || p === 'podman' || p === 'buildah') return hideRecognised(run, matcher(DOCKER_NOISE), 'layer, cache and export progress line');
-  return identity(run);
-}
+/** Only what the patterns say goes, one marker per contiguous run, worded by `noun`. */
+const patterns = (isNoise: (t: string) => boolean, noun: string) => onlyWhere((l) => isNoise(textOf(l)), (h) => `${plural(h.length, noun)} hidden`);
+
+export const INFRA_FAMILY: Family = {
+  name: 'infra',
+  recogniser: (route) => {
+    const p = programOf(route.argv);
+    if (p === 'terraform' || p === 'tofu') return patterns(terraformNoise(), 'refresh, progress and legend line');
+    if (p === 'docker' || p === 'podman' || p === 'buildah') return patterns(matcher(DOCKER_NOISE), 'layer, cache and export progress line');
+    return NOTHING;
+  },
+};
 
 const TF_SUBS = new Set(['plan', 'apply', 'destroy', 'refresh', 'import']);
 
@@ -80,5 +84,5 @@ export const INFRA: DistillerSpec = {
   family: 'infra',
   matches,
   rewrite: true,
-  create,
+  create: hiding(INFRA_FAMILY),
 };

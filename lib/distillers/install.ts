@@ -1,8 +1,7 @@
-import type { PipelineContext } from '../kit/types.js';
-import type { RunState } from '../kit/stage.js';
 import type { DistillerSpec } from '../kit/spec.js';
-import { plural, programOf, recognisedInPlace, RunHider, subcommand, textOf } from './shared.js';
 import type { Line } from '../kit/types.js';
+import { hiding, onlyWhere, type Family } from './hide.js';
+import { plural, programOf, subcommand, textOf } from './shared.js';
 
 /*
  * Package managers: npm, pnpm, yarn, pip, apt-get. Download, fetch, cache, progress,
@@ -73,9 +72,10 @@ function note(h: Line[]): string {
   return `${parts.join(', ')} hidden`;
 }
 
-function create(_ctx: PipelineContext, run: RunState) {
+/** Progress, downloads and notices go; after the first of a run of pip retries, the rest go too. */
+function recogniser() {
   let prevRetry = false;
-  return recognisedInPlace(run, new RunHider(note), (l) => {
+  return onlyWhere((l) => {
     const t = textOf(l);
     const retry = PIP_RETRY.test(t);
     const again = retry && prevRetry;
@@ -83,8 +83,10 @@ function create(_ctx: PipelineContext, run: RunState) {
     if (again) return true;
     // pnpm's `Progress: … , done` is its own summary of the progress lines: it stays.
     return !retry && isProgress(t) && !(t.startsWith('Progress: ') && t.endsWith(', done'));
-  });
+  }, note);
 }
+
+export const INSTALL_FAMILY: Family = { name: 'install', recogniser };
 
 const PIP_SUBS = new Set(['install', 'download', 'uninstall', 'wheel']);
 const NODE_SUBS = new Set(['install', 'i', 'ci', 'add', 'update', 'up', 'upgrade', 'remove', 'rm', 'uninstall', 'dedupe', 'rebuild', 'link']);
@@ -110,5 +112,5 @@ export const INSTALL: DistillerSpec = {
     return hits >= 5 && hits >= head.length / 2;
   },
   rewrite: true,
-  create,
+  create: hiding(INSTALL_FAMILY),
 };

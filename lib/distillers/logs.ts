@@ -1,9 +1,8 @@
-import type { Item, Line, PipelineContext } from '../kit/types.js';
-import type { RunState } from '../kit/stage.js';
+import type { Line } from '../kit/types.js';
 import type { DistillerSpec } from '../kit/spec.js';
-import { lineDistiller, programOf, RunHider, shareMatching, subcommand, textOf } from './shared.js';
+import { hiding, type Family, type Repeats } from './hide.js';
+import { programOf, shareMatching, subcommand, textOf } from './shared.js';
 import { DPKG_PROGRESS } from './install.js';
-import { FOLD_MIN_LINES } from '../kit/marker.js';
 
 /*
  * Server and system logs (nginx, postgres, dpkg, syslog, npm debug logs, `journalctl`,
@@ -29,8 +28,6 @@ const ACCESS_STATUS = /"[A-Z]+ \S+ HTTP\/[\d.]+" ([45]\d\d) /;
 const DPKG_ACTION = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} (install|upgrade|remove|purge|status installed|status not-installed) /;
 const DIGITS = /\d+/g;
 const isWordCode = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
-/** While streaming, a segment without a barrier is folded and written every this many lines. */
-const STREAM_SEGMENT_LINES = 256;
 
 /**
  * Pure: the template two log lines share when they say the same thing. Tokens that vary
@@ -109,12 +106,6 @@ const stampOf = (l: Line): string | null => {
   return m ? m[0].replace(/^\[|\]$/g, '') : null;
 };
 
-/** A record and the untimestamped, indented lines that continue it. */
-interface Unit {
-  lines: Line[];
-  key: string | null;
-}
-
 /** `\tbuffer usage: …` under a postgres record, `\tat x.y(…)` under a Java one: part of the record above. */
 const INDENTED = /^[\t ]+\S/;
 const isContinuation = (l: Line): boolean => {
@@ -124,9 +115,9 @@ const isContinuation = (l: Line): boolean => {
 
 /**
  * The notes of one hidden run, most telling first: how many records, their lines, and the
- * range of their timestamps (left out where the fold would not pay with it). `keys` names each hidden line's template (continuation lines included).
+ * range of their timestamps (left out where the fold would not pay with it). `keyOf` names each hidden line's template (continuation lines included).
  */
-function foldNote(hidden: Line[], keys: WeakMap<Line, string>): string[] {
+function foldNote(hidden: Line[], keyOf: (l: Line) => string | undefined): string[] {
   let first: string | null = null;
   let last: string | null = null;
   let records = 0;
@@ -134,7 +125,7 @@ function foldNote(hidden: Line[], keys: WeakMap<Line, string>): string[] {
   for (const l of hidden) {
     if (isContinuation(l)) continue;
     records++;
-    templates.add(keys.get(l) ?? '');
+    templates.add(keyOf(l) ?? '');
     const st = stampOf(l);
     if (st) { first ??= st; last = st; }
   }
@@ -146,67 +137,20 @@ function foldNote(hidden: Line[], keys: WeakMap<Line, string>): string[] {
 }
 
 /**
- * Folds one segment (the lines between two barriers) by template: a group's first record
- * stays where it was; its later records are hidden where they stand, each contiguous run
- * of hidden lines (records of any folded group, with their continuation lines) behind one
- * marker in its place. Pinned lines stay and end a run.
+ * A log, declared: records (a timestamped line and the indented lines that continue it) that
+ * share a template fold between barriers, the first of each template staying where it was
+ * and each contiguous run of later ones behind one marker in its place (the 'repeat' unit).
+ * Pinned lines stay and end a run; apt's dpkg progress lines fold by kind.
  */
-function foldSegment(seg: Line[], out: Item[]): void {
-  if (seg.length <= FOLD_MIN_LINES) { for (const l of seg) out.push(l); return; }
-  const units: Unit[] = [];
-  for (const l of seg) {
-    const cur = units[units.length - 1];
-    if (cur && isContinuation(l)) { cur.lines.push(l); continue; }
-    const t = textOf(l);
-    units.push({ lines: [l], key: dpkgProgressKey(t) ?? (isPinned(l) ? null : logTemplate(t)) });
-  }
-  const groups = new Map<string, Unit[]>();
-  for (const u of units) {
-    if (u.key === null) continue;
-    const g = groups.get(u.key);
-    if (g) g.push(u);
-    else groups.set(u.key, [u]);
-  }
-  const folded = new Set<string>();
-  for (const [k, g] of groups) {
-    // Whether a hidden run is worth its marker is decided per marker, where it stands.
-    if (g.length - 1 >= FOLD_MIN_LINES) folded.add(k);
-  }
-  const keys = new WeakMap<Line, string>();
-  const hider = new RunHider((h) => foldNote(h, keys));
-  const seen = new Set<string>();
-  for (const u of units) {
-    const k = u.key;
-    const hide = k !== null && folded.has(k) && seen.has(k);
-    if (k !== null) seen.add(k);
-    for (const l of u.lines) {
-      if (hide) keys.set(l, k!);
-      if (!hide || !hider.hide(l, out)) hider.keep(l, out);
-    }
-  }
-  hider.close(out);
-}
+const LOG_RECORDS: Repeats = {
+  unit: 'repeat',
+  barrier: isBarrier,
+  continues: isContinuation,
+  key: (l) => { const t = textOf(l); return dpkgProgressKey(t) ?? (isPinned(l) ? null : logTemplate(t)); },
+  note: foldNote,
+};
 
-function create(_ctx: PipelineContext, run: RunState) {
-  let seg: Line[] = [];
-  return lineDistiller(run, {
-    line(l, out) {
-      if (isBarrier(l)) {
-        foldSegment(seg, out);
-        seg = [];
-        out.push(l);
-        return;
-      }
-      seg.push(l);
-    },
-    batchEnd(out, final) {
-      // Streaming: a segment keeps growing (and folding) until a barrier or STREAM_SEGMENT_LINES.
-      if (!final && seg.length < STREAM_SEGMENT_LINES) return;
-      foldSegment(seg, out);
-      seg = [];
-    },
-  });
-}
+export const LOGS_FAMILY: Family<Repeats> = { name: 'logs', recogniser: () => LOG_RECORDS };
 
 const LOG_FILE = /\.log(\.\d+)?$|^\/var\/log\/|(^|\/)(syslog|messages|kern\.log|auth\.log)$/;
 const READERS = new Set(['cat', 'tail', 'head', 'less', 'zcat', 'more']);
@@ -224,5 +168,5 @@ export const LOGS: DistillerSpec = {
   family: 'log',
   matches,
   sniff: (head) => head.length >= 5 && shareMatching(head, TIMESTAMP) >= 0.6,
-  create,
+  create: hiding(LOGS_FAMILY),
 };

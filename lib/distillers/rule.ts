@@ -1,14 +1,14 @@
-import type { Line, PipelineContext } from '../kit/types.js';
-import type { RunState } from '../kit/stage.js';
+import type { Line } from '../kit/types.js';
 import type { DistillerSpec } from '../kit/spec.js';
+import { hiding, onlyWhere } from './hide.js';
 import type { Rule } from '../rules/schema.js';
 import type { RuleSource } from '../rules/load.js';
-import { plural, programOf, recognisedInPlace, RunHider, subcommand, textOf } from './shared.js';
+import { plural, programOf, subcommand, textOf } from './shared.js';
 
 /**
  * A user's or a project's rule as one more distiller spec. It only hides: a line one of its
  * `hide` patterns matches, and no `keep` pattern does, goes behind a marker standing where
- * its contiguous run stood (RunHider: archived first, and only when the marker pays). A
+ * its contiguous run stood (`onlyWhere`: archived first, and only when the marker pays). A
  * failure or signal line is never hidden, whatever the rule says (classify decides that, not
  * the rule), structured output never reaches it (guard passes it through first), and no text
  * is ever rewritten.
@@ -54,9 +54,9 @@ export function ruleSpec(source: RuleSource, rule: Rule): DistillerSpec {
     family: 'rules',
     matches: (argv) => ruleMatches(rule, argv),
     rewrite: false,
-    create: (_ctx: PipelineContext, run: RunState) => {
-      const hider = new RunHider((h) => `${plural(h.length, rule.unit, rule.units)} hidden by rule ${rule.name}`);
-      return recognisedInPlace(run, hider, (l) => ruleHides(rule, l));
-    },
+    create: hiding({
+      name: rule.name,
+      recogniser: () => onlyWhere((l) => ruleHides(rule, l), (h) => `${plural(h.length, rule.unit, rule.units)} hidden by rule ${rule.name}`),
+    }),
   };
 }

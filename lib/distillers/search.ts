@@ -1,7 +1,7 @@
-import type { Item, Line, PipelineContext } from '../kit/types.js';
-import type { RunState } from '../kit/stage.js';
+import type { Item, Line } from '../kit/types.js';
 import type { DistillerSpec, ProducerRoute } from '../kit/spec.js';
-import { identity, lineDistiller, programOf, subcommand, textOf } from './shared.js';
+import { hiding, NOTHING, type LineHandler, type Recognition } from './hide.js';
+import { programOf, subcommand, textOf } from './shared.js';
 
 /*
  * Search (grep, rg, ag, ack, git grep) keeps every match. `path:N:text` lines of one file
@@ -21,8 +21,8 @@ function printsPaths(argv: string[]): boolean {
   return operands.length >= 3; // pattern + at least two files
 }
 
-function create(_ctx: PipelineContext, run: RunState, route: ProducerRoute) {
-  if (!printsPaths(route.argv)) return identity(run);
+/** `path:N:text` lines of one file, grouped under one `path` line: a rewritten form (nothing hidden). */
+function grouped(): LineHandler {
   let path: string | null = null;
   let group: Array<{ l: Line; rest: string }> = [];
   const flush = (out: Item[]) => {
@@ -33,7 +33,7 @@ function create(_ctx: PipelineContext, run: RunState, route: ProducerRoute) {
     group = [];
     path = null;
   };
-  return lineDistiller(run, {
+  return {
     line(l, out) {
       const m = MATCH.exec(textOf(l));
       if (!m) { flush(out); out.push(l); return; }
@@ -42,8 +42,14 @@ function create(_ctx: PipelineContext, run: RunState, route: ProducerRoute) {
       group.push({ l, rest: `${m[2]}${m[3]}${m[4]}` });
     },
     batchEnd: flush,
-  });
+  };
 }
+
+function recogniser(route: ProducerRoute): Recognition {
+  return printsPaths(route.argv) ? { unit: 'rewrite', lines: grouped } : NOTHING;
+}
+
+const create = hiding({ name: 'search', recogniser });
 
 const SEARCHERS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'zgrep']);
 
@@ -60,7 +66,7 @@ export const READ: DistillerSpec = {
   name: 'read',
   family: 'read',
   matches: (argv) => READERS.has(programOf(argv)) || (programOf(argv) === 'sed' && argv.includes('-n')),
-  create: (_ctx: PipelineContext, run: RunState) => identity(run),
+  create: hiding({ name: 'read', recogniser: () => NOTHING }),
 };
 
 READ.test = 'test/distillers/search.test.ts';

@@ -20,7 +20,7 @@ const NESTED_TIME = /^\s+# time=[\d.]+m?s\s*$/;
 const YAML_START = /^(\s*)---\s*$/;
 const NODE_TEST_YAML = /^\s+duration_ms: [\d.]+\s*$/;
 
-export function tapRecogniser(opts: { topLevel?: boolean } = {}): Recogniser {
+export function tapRecogniser(opts: { topLevel?: boolean } = {}): Recogniser & Required<Pick<Recogniser, 'see'>> {
   /** node:test's YAML carries `duration_ms:` (node-tap's does not): once seen, top-level oks are results too. */
   let topLevel = opts.topLevel === true;
   /** Indent of the YAML block that may follow the last `ok` line (-1: none expected). */

@@ -56,9 +56,9 @@ t.test('apt-get install --dry-run streamed from the first byte is never larger t
   t.ok(e.bytes.equals(c.output), 'expanded in place = input');
 });
 
-// git's distiller still sums the lines it removed from status, diff and show into one
-// marker at the end of a batch (BatchHider); git log's one line per commit is a rewritten
-// form that names the whole raw output. Every other family hides in place.
+// git's rewritten forms (the 'rewrite' unit of lib/distillers/engine.ts) sum the lines removed
+// from diff and show into one marker at the end of a flush, and git log's one line per commit
+// names the whole raw output; git status hides its hints in place. Every other family hides in place.
 
 t.test('every other corpus case: each fold marker stands where its run stood and pays for itself', async (t) => {
   let checked = 0;

@@ -1,0 +1,527 @@
+import type { Transform } from 'node:stream';
+import type { Batch, Item, Line } from '../kit/types.js';
+import { batchStage, type RunState } from '../kit/stage.js';
+import { FOLD_MIN_LINES, foldPays, lineByteLength } from '../kit/marker.js';
+
+/**
+ * The one engine that turns a declaration (lib/distillers/hide.ts) into the distill stage.
+ * Distillers never import this file: they declare what their tool's lines are, and
+ * `hiding(...)` (hide.ts) hands the declaration here. Nothing in it is exported for a
+ * distiller to instantiate; test/distillers/one-way.test.ts checks that none does.
+ *
+ * Units, each one way of turning recognised lines into markers, all asking `foldPays`:
+ *   'run'     each contiguous run of recognised lines -> one marker where it stood; the lines
+ *             nothing recognised are left as they are (`others: 'keep'`) or folded like generic
+ *             output (`others: 'fold'`: blank runs squeezed, runs of alike noise lines -> first
+ *             line, marker, last line; `foldKey` groups lines for that fold)
+ *   'repeat'  between barriers, a record whose template was seen earlier in the segment is
+ *             hidden in place (the first of each template stays): logs
+ *   'rewrite' rewritten forms (git log's one line per commit, a diff's renumbered hunks, a
+ *             search's grouped paths): lines condensed in place and removed lines summed into one
+ *             marker per flush, beside the whole raw output render archives and names
+ */
+
+/** What a recogniser says about one line. Module constants: no per-line allocation. */
+export interface Hit {
+  /** Counted in the marker note ("412 passing tests"). '' = hidden but not counted. */
+  readonly noun: string;
+  /**
+   * A lead-in (`=== RUN x`, `# Subtest: x`) or blank line: hidden inside a run, but when
+   * it ends a run (what follows is kept) it stays, so a failure keeps its heading.
+   */
+  readonly lead?: boolean;
+}
+
+const BLANK: Hit = { noun: '', lead: true };
+
+/** The 'run' unit: what a tool's lines are, one line at a time, in order. */
+export interface Recogniser {
+  unit?: 'run';
+  /**
+   * Noise: a Hit when a pattern for this tool positively recognised the line as removable,
+   * else null (it stays). Shown every line in order (state may depend on them); a failure
+   * line is never hidden whatever it says. Absent: the tool has no noise of its own.
+   */
+  see?(l: Line, plain: string): Hit | null;
+  /**
+   * What the marker of one hidden run says; it may give shorter fallbacks after it (the first
+   * that pays is used). Default: the counts of the run's nouns ("400 passing tests folded").
+   */
+  note?(hidden: Line[]): string | readonly string[];
+  /**
+   * What becomes of the lines `see` did not recognise. 'fold' (default): they are folded like
+   * generic output, and the lines after a failure line (its message, diff, stack) up to the
+   * next recognised one are raised to `signal`, so nothing downstream folds them. 'keep': they
+   * stay exactly as they are, tiers too, and a blank line is hidden only when `see` says so
+   * (a rule, an installer: only what the patterns say goes).
+   */
+  others?: 'fold' | 'keep';
+  /**
+   * For lines that are not hidden: a key under which consecutive lines fold to first line,
+   * marker, last line (e.g. cargo's `Compiling x`), or null.
+   */
+  foldKey?(l: Line, plain: string): string | null;
+  /** Noun for lines folded by `foldKey` or the generic fold ("crates compiled"). */
+  foldNoun?: string;
+}
+
+/** The 'repeat' unit: log records that say the same thing again. */
+export interface Repeats {
+  unit: 'repeat';
+  /** A line that stays verbatim and ends every fold (a severity word, a failure). */
+  barrier(l: Line): boolean;
+  /** A line that belongs to the record above it (an indented continuation). */
+  continues(l: Line): boolean;
+  /** The record's template: records with the same one fold; null = it stays where it is. */
+  key(l: Line): string | null;
+  /** The notes of one hidden run, most telling first; `keyOf` names each hidden record's template. */
+  note(hidden: Line[], keyOf: (l: Line) => string | undefined): readonly string[];
+}
+
+/** What the engine lends a 'rewrite' unit: lines hidden and condensed into one summary marker. */
+export interface Rewrites {
+  /** Hides a line; refuses (returns false) for a failure line, which must stay. */
+  hide(l: Line): boolean;
+  /** Prints `text` instead of the line (the whole raw output is archived by render). */
+  condense(l: Line, text: string): void;
+  /** Lines hidden since the last marker. */
+  readonly count: number;
+  /**
+   * Appends one marker for the lines hidden since the last one. Before the end of the run
+   * (`final` false) it waits until they are worth a marker, so a slow producer's small
+   * batches do not each get one. A marker that does not pay (or hides fewer than
+   * `minBytes`) is not made: its lines go back in input order, condensed lines restored.
+   */
+  flush(out: Item[], note: (hidden: Line[]) => string, minBytes?: number, final?: boolean): void;
+}
+
+/** A rewriting handler's hooks: `line` gets every input line, `batchEnd` what was held. */
+export interface LineHandler {
+  line(l: Line, out: Item[]): void;
+  /**
+   * Flush what the handler held (markers go at the end of what is flushed). `final` is
+   * the end of the run; before it, a streaming handler may keep holding hidden lines.
+   */
+  batchEnd?(out: Item[], final: boolean): void;
+}
+
+/** The 'rewrite' unit: a handler over lines, given the engine's `Rewrites` to hide and condense with. */
+export interface Rewriting {
+  unit: 'rewrite';
+  /** `rewrites()` opens one summary marker's collection (a form inside a form gets its own). */
+  lines(rewrites: () => Rewrites): LineHandler;
+}
+
+/** What one run of a distiller recognises: one of the units. */
+export type Recognition = Recogniser | Repeats | Rewriting;
+
+/** A run still growing past this is cut, so memory stays bounded on endless repeats. */
+export const FOLD_MAX_HIDDEN_BYTES = 1 << 20;
+/** While streaming, hidden lines wait for this many bytes before they get their marker. */
+const STREAM_MARKER_BYTES = 4096;
+/** While the run is held, a distiller keeps at most this many lines before flushing. */
+const HELD_LINES_MAX = 8192;
+/** While streaming, a log segment without a barrier is folded and written every this many lines. */
+const STREAM_SEGMENT_LINES = 256;
+
+const NON_BLANK = /\S/;
+/** Lines that are blank after trimming. */
+export function isBlank(plain: string): boolean {
+  return !NON_BLANK.test(plain);
+}
+
+const textOf = (l: Line): string => l.plain ?? l.text;
+
+/** The distill stage for one run's recognition. */
+export function stageOf(run: RunState, rec: Recognition): Transform {
+  if (rec.unit === 'repeat') return holding(run, repeatUnit(rec));
+  if (rec.unit === 'rewrite') return holding(run, rec.lines(() => new Summary()));
+  return holding(run, runUnit(run, rec));
+}
+
+/**
+ * The stage shape every unit shares: lines go through `h.line`, markers from earlier
+ * stages pass untouched. While render is still holding the output (nothing written yet)
+ * the handler's output is kept here too, so a fold or a marker can span the small batches
+ * a slow producer writes; it is flushed (`h.batchEnd`) once render streams, every
+ * HELD_LINES_MAX lines, and at the end. Meanwhile empty batches carry the raw offset on,
+ * so render's hold-back window still sees the bytes go by. In passthrough every batch is
+ * forwarded as it is.
+ */
+function holding(run: RunState, h: LineHandler): Transform {
+  let pending: Item[] = [];
+  const flush = (push: (b: Batch) => void, end: number, final: boolean) => {
+    h.batchEnd?.(pending, final);
+    if (pending.length) push({ items: pending, end });
+    pending = [];
+  };
+  return batchStage(
+    run,
+    (batch, push) => {
+      if (run.passthrough) {
+        if (pending.length) { push({ items: pending, end: batch.end }); pending = []; }
+        return push(batch);
+      }
+      for (const it of batch.items) {
+        if (it.kind === 'line') h.line(it, pending);
+        else pending.push(it);
+      }
+      if (run.streaming || pending.length >= HELD_LINES_MAX) flush(push, batch.end, false);
+      else push({ items: [], end: batch.end });
+    },
+    (push, end) => {
+      if (run.passthrough) { if (pending.length) push({ items: pending, end }); pending = []; return; }
+      flush(push, end, true);
+    },
+  );
+}
+
+/** The 'run' unit: contiguous runs of recognised lines, each one marker where it stood. */
+function runUnit(run: RunState, rec: Recogniser): LineHandler {
+  const strict = rec.others === 'keep';
+  const see = rec.see;
+  let hidden: Line[] = [];
+  let hits: Hit[] = [];
+  let hiddenBytes = 0;
+  let inFailure = false;
+  let curKey: string | null = null;
+  const folder = strict
+    ? null
+    : new Folder(
+      run,
+      rec.foldNoun ?? 'similar lines',
+      rec.foldKey ? (l) => curKey !== null || l.tier === 'noise' : undefined,
+      rec.foldKey ? (l) => curKey ?? template(l.plain ?? l.text) : undefined,
+    );
+
+  /** Ends the open run: its recognised lines become a marker, trailing lead-ins stay. */
+  const close = (out: Item[]) => {
+    if (!hidden.length) return;
+    // Trailing lead-ins stay (only the nearest one: `=== RUN a`, `=== RUN b`, output of b
+    // keeps `=== RUN b`), and so do trailing blank lines.
+    let keep = hidden.length;
+    while (keep > 0 && hits[keep - 1] === BLANK) keep--;
+    if (keep > 0 && hits[keep - 1].lead) keep--;
+    let bytes = 0;
+    for (let i = 0; i < keep; i++) bytes += lineByteLength(hidden[i]);
+    const shown = keep === hidden.length ? hidden : hidden.slice(0, keep);
+    const notes = keep < FOLD_MIN_LINES ? '' : rec.note ? rec.note(shown) : noteOf(hits, keep);
+    const note = typeof notes === 'string' ? (foldPays(keep, bytes, notes) ? notes : null) : notes.find((n) => foldPays(keep, bytes, n)) ?? null;
+    if (note !== null) out.push({ kind: 'marker', note, hidden: shown });
+    else keep = 0;
+    for (let i = keep; i < hidden.length; i++) out.push(hidden[i]);
+    hidden = [];
+    hits = [];
+    hiddenBytes = 0;
+  };
+
+  return {
+    line(l, out) {
+      const plain = l.plain ?? l.text;
+      // Every line is shown to the recogniser (its state and detection need them all), but a
+      // failure line is never hidden.
+      const seen = !see ? null : strict ? see(l, plain) : isBlank(plain) ? (hidden.length ? BLANK : null) : see(l, plain);
+      const h = l.tier === 'failure' ? null : seen;
+      if (h) {
+        if (!hidden.length) folder?.close(out);
+        if (h !== BLANK && !strict) {
+          inFailure = false;
+          if (l.tier === 'text') l.tier = 'noise';
+        }
+        hidden.push(l);
+        hits.push(h);
+        hiddenBytes += lineByteLength(l);
+        if (hiddenBytes >= FOLD_MAX_HIDDEN_BYTES) close(out);
+        return;
+      }
+      close(out);
+      if (!folder) { out.push(l); return; }
+      if (see) {
+        if (l.tier === 'failure') inFailure = true;
+        else if (inFailure && (l.tier === 'text' || l.tier === 'noise') && !isBlank(plain)) l.tier = 'signal';
+      }
+      curKey = rec.foldKey && l.tier !== 'failure' ? rec.foldKey(l, plain) : null;
+      folder.push(l, out);
+      curKey = null;
+    },
+    batchEnd(out, final) {
+      // While streaming, an open run waits for the line that ends it (one marker per run).
+      if (!final) return;
+      close(out);
+      folder?.close(out);
+    },
+  };
+}
+
+/** "400 passing tests, 8 passing suites folded": counts of what was recognised. */
+function noteOf(hits: Hit[], n: number): string {
+  const counts = new Map<string, number>();
+  for (let i = 0; i < n; i++) {
+    const noun = hits[i].noun;
+    if (noun) counts.set(noun, (counts.get(noun) ?? 0) + 1);
+  }
+  if (!counts.size) return `${n} lines folded`;
+  const parts: string[] = [];
+  for (const [noun, c] of counts) parts.push(`${c} ${noun}`);
+  return `${parts.join(', ')} folded`;
+}
+
+const TEMPLATE_VARIABLE = /\d+/g;
+
+/** Digits, hex ids and durations become placeholders: `Downloading a 10%` ~ `Downloading b 95%`. */
+function template(plain: string): string {
+  return plain.replace(TEMPLATE_VARIABLE, '#');
+}
+
+/**
+ * Pure: do two lines differ only in their runs of digits? Same answer as comparing
+ * `template()`s, without allocating two new strings per line.
+ */
+export function sameShape(a: string, b: string): boolean {
+  let i = 0;
+  let j = 0;
+  const al = a.length;
+  const bl = b.length;
+  while (i < al && j < bl) {
+    const ca = a.charCodeAt(i);
+    const cb = b.charCodeAt(j);
+    const da = ca >= 48 && ca <= 57;
+    const db = cb >= 48 && cb <= 57;
+    if (da && db) {
+      while (i < al && a.charCodeAt(i) >= 48 && a.charCodeAt(i) <= 57) i++;
+      while (j < bl && b.charCodeAt(j) >= 48 && b.charCodeAt(j) <= 57) j++;
+      continue;
+    }
+    if (ca !== cb) return false;
+    i++;
+    j++;
+  }
+  return i === al && j === bl;
+}
+
+/**
+ * The generic fold of the lines a recogniser left: one blank line survives a run of them,
+ * and runs of positively recognised noise that share a shape keep their first and last
+ * line, the middle becomes one marker. Non-noise lines end a run and are never hidden. The
+ * first line of a run goes out at once so a slow producer's lines are not held back.
+ */
+class Folder {
+  private anchor: string | null = null; // the run's first line (or its custom key)
+  private hidden: Line[] = [];
+  private hiddenBytes = 0;
+  private lastBlank = false;
+
+  constructor(
+    private run: RunState,
+    private readonly noun = 'similar lines',
+    /** Which lines may fold; default: those classify called noise. */
+    private readonly isNoise: (l: Line) => boolean = (l) => l.tier === 'noise',
+    /** How lines group into runs; default: same text up to runs of digits. */
+    private readonly keyOf?: (l: Line) => string,
+  ) {}
+
+  push(l: Line, out: Item[]): void {
+    const plain = l.plain ?? l.text;
+    // Squeeze blank lines: one survives a run of them. Blank as typed, not blank once its
+    // escape codes are gone: a reporter's erase-line sequences redraw the screen, and
+    // dropping them would lose bytes no receipt stands for while streaming.
+    if (l.text.trim() === '' && l.tier !== 'failure') {
+      if (this.lastBlank) {
+        this.run.droppedLines++;
+        this.run.droppedBytes += lineByteLength(l);
+        return;
+      }
+      this.close(out);
+      this.lastBlank = true;
+      this.anchor = null;
+      out.push(l);
+      return;
+    }
+    this.lastBlank = false;
+    const noisy = l.tier !== 'failure' && l.tier !== 'signal' && this.isNoise(l);
+    const key = noisy ? (this.keyOf ? this.keyOf(l) : plain) : null;
+    const same = key !== null && this.anchor !== null && (this.keyOf ? key === this.anchor : sameShape(key, this.anchor));
+    if (noisy && same) {
+      this.hidden.push(l);
+      this.hiddenBytes += lineByteLength(l);
+      if (this.hiddenBytes >= FOLD_MAX_HIDDEN_BYTES) this.close(out, true);
+      return;
+    }
+    this.close(out);
+    this.anchor = noisy ? key : null;
+    out.push(l);
+  }
+
+  /** Ends the current run: its middle becomes a marker, its last line stays. */
+  close(out: Item[], keepRunning = false): void {
+    const h = this.hidden;
+    if (h.length) {
+      const last = keepRunning ? null : h.pop()!;
+      const bytes = this.hiddenBytes - (last ? lineByteLength(last) : 0);
+      const note = `${h.length} ${this.noun} folded`;
+      if (foldPays(h.length, bytes, note)) {
+        out.push({ kind: 'marker', note, hidden: h });
+      } else {
+        for (const x of h) out.push(x);
+      }
+      if (last) out.push(last);
+    }
+    this.hidden = [];
+    this.hiddenBytes = 0;
+    if (!keepRunning) this.anchor = null;
+  }
+}
+
+/**
+ * Hides runs of lines in place: each contiguous run of hidden input lines becomes one
+ * marker exactly where the run stood (rule 5), so expanding every marker with its bytes
+ * gives back the input. A run ends at the first line that is kept; it becomes a marker
+ * only when it pays for it (`foldPays`), otherwise its lines go back where they were.
+ */
+class InPlace {
+  private lines: Line[] = [];
+  private bytes = 0;
+
+  /** `note` says what a run stands for, most telling first: the first that pays is used. */
+  constructor(private readonly note: (hidden: Line[]) => readonly string[]) {}
+
+  /** Hides the next input line; refuses (returns false) for a failure line, which must stay. */
+  hide(l: Line, out: Item[]): boolean {
+    if (l.tier === 'failure') return false;
+    this.lines.push(l);
+    this.bytes += lineByteLength(l);
+    if (this.bytes >= FOLD_MAX_HIDDEN_BYTES) this.close(out);
+    return true;
+  }
+
+  /** The next input item stays: the open run ends before it. */
+  keep(it: Item, out: Item[]): void {
+    this.close(out);
+    out.push(it);
+  }
+
+  /** Ends the open run: one marker in its place when it pays, else its lines as they were. */
+  close(out: Item[]): void {
+    const h = this.lines;
+    if (!h.length) return;
+    this.lines = [];
+    const note = this.note(h).find((n) => foldPays(h.length, this.bytes, n)) ?? null;
+    if (note !== null) out.push({ kind: 'marker', note, hidden: h });
+    else for (const l of h) out.push(l);
+    this.bytes = 0;
+  }
+}
+
+/** The 'repeat' unit: log segments between barriers, folded by template. */
+function repeatUnit(rec: Repeats): LineHandler {
+  let seg: Line[] = [];
+  return {
+    line(l, out) {
+      if (rec.barrier(l)) {
+        foldSegment(rec, seg, out);
+        seg = [];
+        out.push(l);
+        return;
+      }
+      seg.push(l);
+    },
+    batchEnd(out, final) {
+      // Streaming: a segment keeps growing (and folding) until a barrier or STREAM_SEGMENT_LINES.
+      if (!final && seg.length < STREAM_SEGMENT_LINES) return;
+      foldSegment(rec, seg, out);
+      seg = [];
+    },
+  };
+}
+
+/** A record and the lines that continue it. */
+interface Record {
+  lines: Line[];
+  key: string | null;
+}
+
+/**
+ * Folds one segment (the lines between two barriers) by template: a group's first record
+ * stays where it was; its later records are hidden where they stand, each contiguous run
+ * of hidden lines (records of any folded group, with their continuation lines) behind one
+ * marker in its place. Records without a key stay and end a run.
+ */
+function foldSegment(rec: Repeats, seg: Line[], out: Item[]): void {
+  if (seg.length <= FOLD_MIN_LINES) { for (const l of seg) out.push(l); return; }
+  const records: Record[] = [];
+  for (const l of seg) {
+    const cur = records[records.length - 1];
+    if (cur && rec.continues(l)) { cur.lines.push(l); continue; }
+    records.push({ lines: [l], key: rec.key(l) });
+  }
+  const groups = new Map<string, number>();
+  for (const r of records) if (r.key !== null) groups.set(r.key, (groups.get(r.key) ?? 0) + 1);
+  const keys = new WeakMap<Line, string>();
+  const hider = new InPlace((h) => rec.note(h, (l) => keys.get(l)));
+  const seen = new Set<string>();
+  for (const r of records) {
+    const k = r.key;
+    // Whether a hidden run is worth its marker is decided per marker, where it stands.
+    const hide = k !== null && groups.get(k)! - 1 >= FOLD_MIN_LINES && seen.has(k);
+    if (k !== null) seen.add(k);
+    for (const l of r.lines) {
+      if (hide) keys.set(l, k!);
+      if (!hide || !hider.hide(l, out)) hider.keep(l, out);
+    }
+  }
+  hider.close(out);
+}
+
+/** Order of an item in the input: a marker sits where its last hidden line was. */
+const orderOf = (it: Item): number => (it.kind === 'line' ? it.index : it.hidden[it.hidden.length - 1]?.index ?? 0);
+
+/**
+ * For REWRITTEN forms only (git log's one line per commit, whose output names the whole
+ * raw input's handle): the lines removed in one flush go behind ONE summary marker at its
+ * end. Lines condensed (`line.out`) are tracked too: when the marker would not pay for
+ * itself, every hidden line is put back in input order and every condensed line gets its
+ * original text again, so a small output comes back unchanged.
+ */
+class Summary implements Rewrites {
+  private hidden: Line[] = [];
+  private condensed: Line[] = [];
+  private bytes = 0;
+  /** Some hidden lines belong to output already flushed (they cannot be put back). */
+  private carried = false;
+
+  hide(l: Line): boolean {
+    if (l.tier === 'failure') return false;
+    this.hidden.push(l);
+    this.bytes += lineByteLength(l);
+    return true;
+  }
+
+  condense(l: Line, text: string): void {
+    if (l.out !== undefined) return;
+    l.out = text;
+    this.condensed.push(l);
+  }
+
+  get count(): number {
+    return this.hidden.length;
+  }
+
+  flush(out: Item[], note: (hidden: Line[]) => string, minBytes = 0, final = true): void {
+    const h = this.hidden;
+    if (!h.length) return;
+    if (!final && this.bytes < Math.max(minBytes, STREAM_MARKER_BYTES)) { this.carried = true; return; }
+    const n = note(h);
+    if ((this.bytes >= minBytes && foldPays(h.length, this.bytes, n)) || this.carried) {
+      out.push({ kind: 'marker', note: n, hidden: h });
+    } else {
+      for (const l of this.condensed) l.out = undefined;
+      const all: Item[] = [...out, ...h].sort((a, b) => orderOf(a) - orderOf(b));
+      out.length = 0;
+      for (const it of all) out.push(it);
+    }
+    this.hidden = [];
+    this.condensed = [];
+    this.bytes = 0;
+    this.carried = false;
+  }
+}
