@@ -116,7 +116,7 @@ export interface Rewriting {
 export type Recognition = Recogniser | Repeats | Rewriting;
 
 /** A run still growing past this is cut, so memory stays bounded on endless repeats. */
-export const FOLD_MAX_HIDDEN_BYTES = 1 << 20;
+const FOLD_MAX_HIDDEN_BYTES = 1 << 20;
 /** While streaming, hidden lines wait for this many bytes before they get their marker. */
 const STREAM_MARKER_BYTES = 4096;
 /** While the run is held, a distiller keeps at most this many lines before flushing. */
@@ -126,7 +126,7 @@ const STREAM_SEGMENT_LINES = 256;
 
 const NON_BLANK = /\S/;
 /** Lines that are blank after trimming. */
-export function isBlank(plain: string): boolean {
+function isBlank(plain: string): boolean {
   return !NON_BLANK.test(plain);
 }
 
@@ -277,7 +277,7 @@ function template(plain: string): string {
  * Pure: do two lines differ only in their runs of digits? Same answer as comparing
  * `template()`s, without allocating two new strings per line.
  */
-export function sameShape(a: string, b: string): boolean {
+function sameShape(a: string, b: string): boolean {
   let i = 0;
   let j = 0;
   const al = a.length;

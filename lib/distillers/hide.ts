@@ -55,9 +55,19 @@ export function onlyWhere(isNoise: (l: Line) => boolean, note: (hidden: Line[]) 
   return { see: (l) => (isNoise(l) ? NOISE : null), note, others: 'keep' };
 }
 
+type Create = (ctx: PipelineContext, run: RunState, route: ProducerRoute) => Transform;
+const MADE = new WeakSet<Create>();
+
 /** The distill stage of a declaration: the `create` of its spec. */
-export function hiding(f: Family<Recognition>): (ctx: PipelineContext, run: RunState, route: ProducerRoute) => Transform {
-  return (_ctx, run, route) => stageOf(run, f.recogniser(route));
+export function hiding(f: Family<Recognition>): Create {
+  const create: Create = (_ctx, run, route) => stageOf(run, f.recogniser(route));
+  MADE.add(create);
+  return create;
+}
+
+/** Was this `create` made by `hiding` (the one way)? For test/distillers/one-way.test.ts. */
+export function isDeclared(create: Create): boolean {
+  return MADE.has(create);
 }
 
 /** Sniff over the first lines: does any line look like this family's? */
