@@ -51,7 +51,8 @@ export interface Recogniser {
   /**
    * What becomes of the lines `see` did not recognise. 'fold' (default): they are folded like
    * generic output, and the lines after a failure line (its message, diff, stack) up to the
-   * next recognised one are raised to `signal`, so nothing downstream folds them. 'keep': they
+   * next recognised one are raised to `signal`, so nothing downstream folds them (without a
+   * `see`, as in generic, nothing would end such a block, so there is none). 'keep': they
    * stay exactly as they are, tiers too, and a blank line is hidden only when `see` says so
    * (a rule, an installer: only what the patterns say goes).
    */
