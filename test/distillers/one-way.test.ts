@@ -63,3 +63,23 @@ t.test('the check fails for a distiller that builds its own hider', async (t) =>
   ]);
   t.same(offences('distillers/hide.ts', ['distillers/engine.ts'], planted), [], 'the engine files are the engine');
 });
+
+t.test('a declaration is all it takes: the engine hides each recognised run in its place, never a failure line', async (t) => {
+  const { RunState } = await import('../../lib/kit/stage.js');
+  const { hiding: hidingOf, onlyWhere } = await import('../../lib/distillers/hide.js');
+  type L = import('../../lib/kit/types.js').Line;
+  type I = import('../../lib/kit/types.js').Item;
+  const dots = '.'.repeat(60); // two such lines pay for a marker
+  const lines: L[] = ['start', `progress 1 of 40 ${dots}`, `progress 2 of 40 ${dots}`, 'error: progress 3 failed', 'progress 4', 'progress 5', 'done'].map(
+    (text, index) => ({ kind: 'line', text, plain: text, eol: '\n', tier: text.startsWith('error') ? 'failure' : 'text', index, end: 0 }),
+  );
+  const create = hidingOf({ name: 'tool', recogniser: () => onlyWhere((l) => /^(error: )?progress /.test(l.plain ?? l.text), (h) => `${h.length} progress lines hidden`) });
+  const stage = create({ door: 'pipe' }, new RunState(), { argv: [] });
+  const out: I[] = [];
+  stage.on('data', (b: { items: I[] }) => out.push(...b.items));
+  stage.end({ items: lines, end: 0 });
+  await new Promise((r) => stage.on('end', r));
+  const shown = out.map((it) => (it.kind === 'line' ? it.text : `[${it.note}: ${it.hidden.map((h) => h.index).join(',')}]`));
+  // The failure line reads like progress and stays; the run after it is too small to pay for a marker, so it stays too.
+  t.same(shown, ['start', '[2 progress lines hidden: 1,2]', 'error: progress 3 failed', 'progress 4', 'progress 5', 'done']);
+});
