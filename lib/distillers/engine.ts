@@ -145,15 +145,17 @@ export function stageOf(run: RunState, rec: Recognition): Transform {
  * stages pass untouched. While render is still holding the output (nothing written yet)
  * the handler's output is kept here too, so a fold or a marker can span the small batches
  * a slow producer writes; it is flushed (`h.batchEnd`) once render streams, every
- * HELD_LINES_MAX lines, and at the end. Meanwhile empty batches carry the raw offset on,
- * so render's hold-back window still sees the bytes go by. In passthrough every batch is
- * forwarded as it is.
+ * HELD_LINES_MAX lines, and at the end. Every input batch gets an answer, empty while
+ * the unit still holds its lines (an open run, a segment): it carries the raw offset on, so
+ * render's hold-back window and the stages after it still see the bytes go by. In
+ * passthrough every batch is forwarded as it is.
  */
 function holding(run: RunState, h: LineHandler): Transform {
   let pending: Item[] = [];
+  /** Every input batch is answered by one, empty or not: later stages see the raw offset move. */
   const flush = (push: (b: Batch) => void, end: number, final: boolean) => {
     h.batchEnd?.(pending, final);
-    if (pending.length) push({ items: pending, end });
+    if (pending.length || !final) push({ items: pending, end });
     pending = [];
   };
   return batchStage(
