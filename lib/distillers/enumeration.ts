@@ -32,5 +32,6 @@ export const ENUMERATION: DistillerSpec = {
   name: 'enumeration',
   family: 'enumeration',
   matches,
+  answer: true,
   create: (_ctx: PipelineContext, run: RunState) => identity(run),
 };

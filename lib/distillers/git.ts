@@ -315,6 +315,7 @@ export const GIT: DistillerSpec = {
   name: 'git',
   family: 'git',
   matches: (argv) => programOf(argv) === 'git' && GIT_SUBS.has(subcommand(argv)),
+  answer: true,
   sniff: (head) => head.length > 0 && COMMIT.test(textOf(head[0])) && head.slice(1, 4).some((l) => /^Author: /.test(textOf(l))),
   rewrite: true,
   create,
@@ -325,6 +326,7 @@ export const GIT_STATUS: DistillerSpec = {
   name: 'git-status',
   family: 'git',
   matches: (argv) => programOf(argv) === 'git' && subcommand(argv) === 'status',
+  answer: true,
   create,
 };
 

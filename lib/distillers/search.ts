@@ -51,6 +51,7 @@ export const SEARCH: DistillerSpec = {
   name: 'search',
   family: 'search',
   matches: (argv) => SEARCHERS.has(programOf(argv)) || (programOf(argv) === 'git' && subcommand(argv) === 'grep'),
+  answer: true,
   create,
 };
 
@@ -60,6 +61,7 @@ export const READ: DistillerSpec = {
   name: 'read',
   family: 'read',
   matches: (argv) => READERS.has(programOf(argv)) || (programOf(argv) === 'sed' && argv.includes('-n')),
+  answer: true,
   create: (_ctx: PipelineContext, run: RunState) => identity(run),
 };
 
