@@ -37,7 +37,7 @@ import { codex } from '../hosts/codex.js';
 import { gemini } from '../hosts/gemini.js';
 import { isObject, type HostAdapter, type JsonObject, type PostReadInput, type PostShellInput } from '../hosts/adapter.js';
 import { isOmniOwnCommand } from '../hosts/omni-command.js';
-import { passthroughRequested } from '../pipeline/passthrough.js';
+import { passthroughRequested } from '../command/passthrough.js';
 import type { PipelineContext } from '../pipeline/types.js';
 
 export const DEFAULT_SINCE = '7d';

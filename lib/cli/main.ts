@@ -55,7 +55,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
       const out = await runHook(cmd.slice(2), stdin, process.env);
       if (out) io.stdout.write(out);
     } catch (err) {
-      try { (await import('../doors/diagnostics.js')).logDiagnostic('hook', err); } catch { /* fail open */ }
+      try { (await import('../store/diagnostics.js')).logDiagnostic('hook', err); } catch { /* fail open */ }
     }
     return 0;
   }

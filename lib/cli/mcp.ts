@@ -33,7 +33,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   }
   // A stray console.log from any module would corrupt the framing.
   console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
-  const { logDiagnostic } = await import('../doors/diagnostics.js');
+  const { logDiagnostic } = await import('../store/diagnostics.js');
   // One tool's unexpected failure must not end the session for the others.
   process.on('uncaughtException', (err) => logDiagnostic('mcp', err));
   process.on('unhandledRejection', (err) => logDiagnostic('mcp', err));

@@ -5,7 +5,7 @@
  * This is a tokenizer for the common POSIX subset, not a shell. Anything it cannot
  * understand (unbalanced quotes, here-docs, `$(…)`, subshells) is reported so callers can refuse.
  */
-import { commandRequestsPassthrough } from '../pipeline/passthrough.js';
+import { commandRequestsPassthrough } from './passthrough.js';
 
 /** `>&` duplicates or closes a descriptor (`>&2`, `1>&2`, `2>&-`): a redirect with no target word. */
 export type Operator = '|' | '||' | '&&' | ';' | '&' | '>' | '>>' | '<' | '2>' | '2>&1' | '>&' | '&>' | '|&';
@@ -24,7 +24,7 @@ export interface CommandAnalysis {
   hasBackground: boolean;
   /** `$(…)`, backticks, `( … )` or a here-doc: the tokenizer does not model them. */
   hasSubshell: boolean;
-  /** The line's leading assignments set `OMNI_PASSTHROUGH=1` (lib/pipeline/passthrough.ts). */
+  /** The line's leading assignments set `OMNI_PASSTHROUGH=1` (lib/command/passthrough.ts). */
   passthroughPrefix: boolean;
   /** Quotes did not balance. */
   malformed: boolean;

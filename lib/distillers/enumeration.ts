@@ -31,5 +31,6 @@ export const ENUMERATION: DistillerSpec = {
   name: 'enumeration',
   family: 'enumeration',
   matches,
+  answer: true,
   create: hiding({ name: 'enumeration', recogniser: () => NOTHING }),
 };

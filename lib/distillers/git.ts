@@ -307,6 +307,7 @@ export const GIT: DistillerSpec = {
   name: 'git',
   family: 'git',
   matches: (argv) => programOf(argv) === 'git' && GIT_SUBS.has(subcommand(argv)),
+  answer: true,
   sniff: (head) => head.length > 0 && COMMIT.test(textOf(head[0])) && head.slice(1, 4).some((l) => /^Author: /.test(textOf(l))),
   rewrite: true,
   create,
@@ -317,6 +318,7 @@ export const GIT_STATUS: DistillerSpec = {
   name: 'git-status',
   family: 'git',
   matches: (argv) => programOf(argv) === 'git' && subcommand(argv) === 'status',
+  answer: true,
   create,
 };
 

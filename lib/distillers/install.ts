@@ -2,6 +2,7 @@ import type { DistillerSpec } from '../kit/spec.js';
 import type { Line } from '../kit/types.js';
 import { hiding, onlyWhere, type Family } from './hide.js';
 import { plural, programOf, subcommand, textOf } from './shared.js';
+import { PYTHON } from '../command/runners.js';
 
 /*
  * Package managers: npm, pnpm, yarn, pip, apt-get. Download, fetch, cache, progress,
@@ -97,7 +98,9 @@ function matches(argv: string[]): boolean {
   if (p === 'npm' || p === 'pnpm') return NODE_SUBS.has(subcommand(argv));
   if (p === 'yarn') return subcommand(argv) === '' || NODE_SUBS.has(subcommand(argv));
   if (/^pip(3(\.\d+)?)?$/.test(p)) return PIP_SUBS.has(subcommand(argv));
-  if (/^python(3(\.\d+)?)?$/.test(p) && argv[1] === '-m' && /^pip3?$/.test(argv[2] ?? '')) return PIP_SUBS.has(subcommand(argv.slice(2)));
+  // `python3 -m pip install`: through the runner the spec declares.
+  const pip = /^python(3(\.\d+)?)?$/.test(p) ? PYTHON.runs!(argv) : null;
+  if (pip && /^pip3?$/.test(pip[0] ?? '')) return PIP_SUBS.has(subcommand(pip));
   if (p === 'apt-get' || p === 'apt') return APT_SUBS.has(subcommand(argv));
   return false;
 }
@@ -105,6 +108,7 @@ function matches(argv: string[]): boolean {
 export const INSTALL: DistillerSpec = {
   name: 'install',
   family: 'install',
+  runners: [PYTHON],
   matches,
   sniff: (head) => {
     let hits = 0;

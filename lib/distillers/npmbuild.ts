@@ -1,5 +1,5 @@
 import type { DistillerSpec } from '../kit/spec.js';
-import { familiesOf, packageScript, scriptDistiller } from './runner.js';
+import { familiesOf, PACKAGE_MANAGERS, scriptDistiller } from './runner.js';
 
 /*
  * `npm run build`, `yarn build`, `pnpm build`: like `npm test`, the command does not say
@@ -10,7 +10,8 @@ import { familiesOf, packageScript, scriptDistiller } from './runner.js';
  */
 export function npmBuild(registered: () => readonly DistillerSpec[]): DistillerSpec {
   let families: ReturnType<typeof familiesOf> | null = null;
-  const spec = scriptDistiller('npm-build', 'build', () => (families ??= familiesOf(registered(), 'build')), (argv) => /^build(:[\w-]+)?$/.test(packageScript(argv) ?? ''));
+  // `npm run build`, `yarn build`, `pnpm run build:prod` (`bun build` is bun's bundler: no script).
+  const spec = scriptDistiller('npm-build', 'build', /^build(:[\w-]+)?$/, PACKAGE_MANAGERS, () => (families ??= familiesOf(registered(), 'build')));
   spec.test = 'test/distillers/builds.test.ts';
   return spec;
 }

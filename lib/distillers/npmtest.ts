@@ -1,5 +1,5 @@
 import type { DistillerSpec } from '../kit/spec.js';
-import { familiesOf, isPackageTest, scriptDistiller } from './runner.js';
+import { familiesOf, PACKAGE_MANAGERS, scriptDistiller } from './runner.js';
 
 /*
  * `npm test`, `yarn test`, `pnpm test`: the command does not say which runner runs, so the
@@ -10,7 +10,8 @@ import { familiesOf, isPackageTest, scriptDistiller } from './runner.js';
  */
 export function npmTest(registered: () => readonly DistillerSpec[]): DistillerSpec {
   let families: ReturnType<typeof familiesOf> | null = null;
-  const spec = scriptDistiller('npm-test', 'test', () => (families ??= familiesOf(registered(), 'test')), isPackageTest);
+  // `npm test`, `npm run test`, `yarn test`, `pnpm test`, `bun run test`, `npm t`, `npm run test:unit`.
+  const spec = scriptDistiller('npm-test', 'test', /^test(:[\w-]+)?$/, PACKAGE_MANAGERS, () => (families ??= familiesOf(registered(), 'test')));
   spec.test = 'test/distillers/npmtest.test.ts';
   return spec;
 }

@@ -1,6 +1,7 @@
 import type { Line } from '../kit/types.js';
 import type { DistillerSpec } from '../kit/spec.js';
-import { analyzeCommand, basename, peelWrappers, producerCount } from '../command/parse.js';
+import { analyzeCommand, basename, peelWrappers, producerCount, type CommandAnalysis } from '../command/parse.js';
+import { programVia, scriptVia } from '../command/runners.js';
 import { generic } from './generic.js';
 import { GIT, GIT_STATUS } from './git.js';
 import { INSTALL } from './install.js';
@@ -91,11 +92,26 @@ export interface RuleScope {
 const ruleSpecs = new WeakMap<object, DistillerSpec>();
 
 /**
- * Distillers whose every line is the answer (a file's contents, a listing, search matches,
- * git history and diffs): no rule outranks them, so a rule cannot hide a row of `ls`, a line
- * of `cat ci.yml` (YAML the guard may not call structured) or a commit of `git log`.
+ * Does this spec own the producer's argv? Read off its declarations only: one of its
+ * `producers` (through one of its `runners`), one of its `scripts` (run by one of its
+ * `runners`), or what its `matches` claims. No runner, script or program is known here.
  */
-const ANSWERS: DistillerSpec[] = [READ, ENUMERATION, SEARCH, GIT, GIT_STATUS];
+export function owns(spec: DistillerSpec, argv: string[], a: CommandAnalysis): boolean {
+  if (spec.producers && spec.producers.includes(programVia(argv, spec.runners ?? []))) return true;
+  if (spec.scripts) {
+    const s = scriptVia(argv, spec.runners ?? []);
+    if (s !== undefined && spec.scripts.test(s)) return true;
+  }
+  return !!spec.matches && spec.matches(argv, a);
+}
+
+/**
+ * Distillers whose every line is the answer (`answer` on the spec: a file's contents, a
+ * listing, search matches, git history and diffs): no rule outranks them, so a rule cannot
+ * hide a row of `ls`, a line of `cat ci.yml` (YAML the guard may not call structured) or a
+ * commit of `git log`.
+ */
+const ANSWERS: DistillerSpec[] = DISTILLERS.filter((spec) => spec.answer);
 
 function ruleSetFor(scope: RuleScope): RuleSet | null {
   if (scope.set) return scope.set;
@@ -115,7 +131,7 @@ const NONE = (reason: string): Route => ({ distiller: null, family: 'none', reas
  * Precedence, first that matches owns the output:
  *   1. what is never distilled: OMNI_PASSTHROUGH, unbalanced quotes, `omni retrieve/diff`,
  *      a tail that reshapes the output (`| jq`), several producers (generic);
- *   2. the answers (ANSWERS: reads, listings, searches, git log/diff/show/blame/status);
+ *   2. the answers (specs with `answer`: reads, listings, searches, git log/diff/show/blame/status);
  *   3. trusted project rules (`<project>/.omni/rules.json`), in file order;
  *   4. user rules (`$OMNI_HOME/rules.json`), in file order;
  *   5. the other built-in specific distillers below, most specific first;
@@ -139,11 +155,11 @@ export function routeCommand(command: string | undefined | null, rules?: RuleSco
   }
   const set = rules ? ruleSetFor(rules) : null;
   if (set && set.active.length) {
-    const answer = ANSWERS.find((spec) => spec.matches!(argv, a));
+    const answer = ANSWERS.find((spec) => owns(spec, argv, a));
     for (const { rule, file } of set.active) {
       let spec = ruleSpecs.get(rule);
       if (!spec) ruleSpecs.set(rule, (spec = ruleSpec(file.source, rule)));
-      if (!spec.matches!(argv, a)) continue;
+      if (!owns(spec, argv, a)) continue;
       if (answer) {
         return {
           distiller: answer.name, family: answer.family, known: true, rewrite: !!answer.rewrite && !a.tail, argv,
@@ -158,7 +174,7 @@ export function routeCommand(command: string | undefined | null, rules?: RuleSco
     }
   }
   for (const spec of DISTILLERS) {
-    if (spec.matches && spec.matches(argv, a)) {
+    if (owns(spec, argv, a)) {
       return { distiller: spec.name, family: spec.family, reason: `owned by ${spec.name}`, known: true, rewrite: !!spec.rewrite && !a.tail, argv };
     }
   }
@@ -166,7 +182,7 @@ export function routeCommand(command: string | undefined | null, rules?: RuleSco
 }
 
 /**
- * Every built-in spec whose `matches` claims this command line, in registry order (the first
+ * Every built-in spec that owns this command line, in registry order (the first
  * is the one routeCommand picks when nothing earlier in its precedence decides). For the
  * routing-pairs test: a command two specs claim is a collision whose winner must be stated.
  */
@@ -180,7 +196,7 @@ export function claimants(command: string): string[] {
     if (RESHAPING_TAILS.has(t)) return [];
     if (!KEEPING_TAILS.has(t)) argv = tail;
   }
-  return DISTILLERS.filter((spec) => spec.matches?.(argv, a)).map((spec) => spec.name);
+  return DISTILLERS.filter((spec) => owns(spec, argv, a)).map((spec) => spec.name);
 }
 
 export function specByName(name: string): DistillerSpec {

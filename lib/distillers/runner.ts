@@ -1,5 +1,6 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import { hiding, PASSED, sniffFamily, type Family, type Recogniser } from './hide.js';
+import { BUN, HATCH, NPM, PDM, PIPENV, PNPM, POETRY, PYTHON, UV, YARN, type Runner } from '../command/runners.js';
 
 /**
  * The tool families (test runners, builds, linters) as registry entries. A family is a
@@ -16,9 +17,10 @@ export { DETAIL, LEAD, PASSED, type Family, type Hit, type Recogniser } from './
 const familyStage = hiding;
 
 /**
- * The registry entry of a family that owns the commands whose tool (see `toolOf`) is in
- * `tools`. `rewrite`: worth rewriting into `omni exec` in the pre-hook (the family folds
- * something); false for tools whose whole output is the answer (tsc, eslint).
+ * The registry entry of a family that owns the commands whose tool is in `tools` (its
+ * `producers`, reached through TOOL_RUNNERS unless the spec sets `runners` of its own) or
+ * that `matches` claims. `rewrite`: worth rewriting into `omni exec` in the pre-hook (the
+ * family folds something); false for tools whose whole output is the answer (tsc, eslint).
  */
 /** The recognising family behind each spec familySpec made (for `npm test`'s delegation). */
 const FAMILY_OF = new WeakMap<DistillerSpec, Family>();
@@ -47,7 +49,8 @@ export function familySpec(
     name: f.name,
     family: kind,
     rewrite,
-    matches: (argv) => tools.includes(toolOf(argv)) || (matches ? matches(argv) : false),
+    ...(tools.length ? { producers: tools, runners: TOOL_RUNNERS } : {}),
+    matches,
     sniff: (head) => sniffFamily(f, head),
     create: familyStage(f),
   };
@@ -101,29 +104,15 @@ export function delegating(families: Family[]): Recogniser {
 /** `✓ name`, `✔ name`: the passing-test mark of jest, vitest, mocha and node's spec reporter. */
 export const CHECK_LINE = /^\s*[✓✔√] \S/;
 
-/** The program a test/build command runs: `pnpm vitest` → vitest, `python -m pytest` → pytest. */
-export function toolOf(argv: string[]): string {
-  const base = (s: string | undefined) => {
-    const b = (s ?? '').slice((s ?? '').lastIndexOf('/') + 1);
-    return b;
-  };
-  let a = argv;
-  const p = base(a[0]);
-  if ((p === 'pnpm' || p === 'yarn' || p === 'bun') && a[1] && !a[1].startsWith('-')) {
-    if (a[1] === 'exec' || a[1] === 'x' || a[1] === 'dlx') a = a.slice(2);
-    else if (a[1] !== 'run' && a[1] !== 'test') a = a.slice(1);
-  } else if ((p === 'uv' || p === 'poetry' || p === 'pipenv' || p === 'pdm' || p === 'hatch') && a[1] === 'run') {
-    a = a.slice(2);
-    while (a.length && a[0].startsWith('-')) a = a.slice(1);
-  } else if (p === 'npm' && a[1] === 'exec') {
-    a = a.slice(2);
-    while (a.length && a[0].startsWith('-')) a = a.slice(1);
-    if (a[0] === '--') a = a.slice(1);
-  }
-  const q = base(a[0]);
-  if (/^python(\d(\.\d+)?)?$/.test(q) && a[1] === '-m') return base(a[2]);
-  return q;
-}
+/**
+ * The runners a family's tools are reached through, by default (`pnpm vitest`, `npm exec tsc`,
+ * `uv run pytest`, `python -m pytest`): every family spec made by familySpec declares them as
+ * its `runners`, and a spec may set its own.
+ */
+export const TOOL_RUNNERS: readonly Runner[] = [PNPM, YARN, BUN, UV, POETRY, PIPENV, PDM, HATCH, NPM, PYTHON];
+
+/** The package managers that run a package's scripts (`npm test`, `yarn build`, `bun run test`). */
+export const PACKAGE_MANAGERS: readonly Runner[] = [NPM, PNPM, YARN, BUN];
 
 /** `go test …`: argv[0]'s basename is `prog` and argv[1] is one of `subs`. */
 export function isSubcommand(argv: string[], prog: string, subs: string[]): boolean {
@@ -131,30 +120,12 @@ export function isSubcommand(argv: string[], prog: string, subs: string[]): bool
   return a0.slice(a0.lastIndexOf('/') + 1) === prog && subs.includes(argv[1] ?? '');
 }
 
-/** The package script a package manager runs: `npm run build` → build, `yarn test` → test. */
-export function packageScript(argv: string[]): string | undefined {
-  const p = argv[0]?.slice(argv[0].lastIndexOf('/') + 1);
-  if (p !== 'npm' && p !== 'pnpm' && p !== 'yarn' && p !== 'bun') return undefined;
-  let i = 1;
-  while (i < argv.length && argv[i].startsWith('-')) i++;
-  const s = argv[i];
-  if (s === 'run' || s === 'run-script') return argv[i + 1];
-  if (p === 'bun') return undefined; // `bun test`, `bun build`: bun's own tools
-  if (s === 't' || s === 'tst') return 'test';
-  return p === 'npm' && s !== 'test' && s !== 'start' && s !== 'stop' && s !== 'restart' ? undefined : s;
-}
-
-/** `npm test`, `npm run test`, `yarn test`, `pnpm test`, `bun run test`, `npm t`, `npm run test:unit`. */
-export function isPackageTest(argv: string[]): boolean {
-  const s = packageScript(argv);
-  return s !== undefined && /^test(:[\w-]+)?$/.test(s);
-}
-
 /**
- * A package script (`npm test`, `npm run build`) names no tool: its spec delegates to the
- * first of `families` whose lines appear in the output. Output none recognises passes.
+ * A package script (`npm test`, `npm run build`) names no tool: its spec owns the scripts
+ * whose name `scripts` matches, run by `runners`, and delegates to the first of `families`
+ * whose lines appear in the output. Output none recognises passes.
  */
-export function scriptDistiller(name: string, family: string, families: () => Family[], matches: (argv: string[]) => boolean): DistillerSpec {
+export function scriptDistiller(name: string, family: string, scripts: RegExp, runners: readonly Runner[], families: () => Family[]): DistillerSpec {
   const f: Family = { name, detect: (p) => families().some((x) => !!x.detect?.(p)), recogniser: () => delegating(families()) };
-  return { name, family, rewrite: true, matches, create: familyStage(f) };
+  return { name, family, rewrite: true, scripts, runners, create: familyStage(f) };
 }

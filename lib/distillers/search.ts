@@ -57,6 +57,7 @@ export const SEARCH: DistillerSpec = {
   name: 'search',
   family: 'search',
   matches: (argv) => SEARCHERS.has(programOf(argv)) || (programOf(argv) === 'git' && subcommand(argv) === 'grep'),
+  answer: true,
   create,
 };
 
@@ -66,6 +67,7 @@ export const READ: DistillerSpec = {
   name: 'read',
   family: 'read',
   matches: (argv) => READERS.has(programOf(argv)) || (programOf(argv) === 'sed' && argv.includes('-n')),
+  answer: true,
   create: hiding({ name: 'read', recogniser: () => NOTHING }),
 };
 

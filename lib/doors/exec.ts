@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { createPipeline } from '../pipeline/create.js';
-import { passthroughRequested } from '../pipeline/passthrough.js';
+import { passthroughRequested } from '../command/passthrough.js';
 import type { PipelineContext } from '../pipeline/types.js';
 import { LazyStore } from './store-access.js';
 import { writeSafely, holdWindow } from './sink.js';

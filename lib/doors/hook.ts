@@ -14,13 +14,13 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { PipelineContext } from '../pipeline/types.js';
 import type { Store } from '../store/open.js';
-import { logDiagnostic } from './diagnostics.js';
+import { logDiagnostic } from '../store/diagnostics.js';
 import { MAX_FULL_OUTPUT_BYTES, type AfterDistil, type Distilled, type Settled } from './distil-text.js';
 import { claudeReplied, claudeSilentPersisted, codexReplied, codexSilent, HOST_MIN_INLINE_CHARS, NOTHING, WHOLE, type ModelView } from './model-view.js';
 import { isObject, type HookInput, type HookKind, type HostAdapter, type JsonObject, type PostMcpInput, type PostReadInput, type PostShellInput, type PreToolInput } from '../hosts/adapter.js';
 import { hostFor } from '../hosts/registry.js';
 import { isOmniOwnCommand, omniExecOriginal } from '../hosts/omni-command.js';
-import { passthroughRequested } from '../pipeline/passthrough.js';
+import { passthroughRequested } from '../command/passthrough.js';
 
 /** `omni --<name>` → the neutral event it serves. `hook` dispatches on the payload alone. */
 export const HOOK_NAMES: Record<string, HookKind | null> = {

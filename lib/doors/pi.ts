@@ -26,7 +26,7 @@ import type { ExtensionAPI, ExtensionContext, ToolResultEvent } from '@mariozech
 import type { PipelineContext } from '../pipeline/types.js';
 import type { LazyStore } from './store-access.js';
 import type { Store } from '../store/open.js';
-import { passthroughRequested } from '../pipeline/passthrough.js';
+import { passthroughRequested } from '../command/passthrough.js';
 import { distilText, MAX_FULL_OUTPUT_BYTES } from './distil-text.js';
 import { piSilentCut, WHOLE } from './model-view.js';
 import { bashPatch, readBashSuccess, sourceOf, withSessionMemory, type ToolResultEventResult } from '../hosts/pi.js';
@@ -73,7 +73,7 @@ export class PiSession {
   }
 
   private log: Log = (what) => {
-    void import('./diagnostics.js').then(({ logDiagnostic }) => logDiagnostic('pi', what, this.env())).catch(() => undefined);
+    void import('../store/diagnostics.js').then(({ logDiagnostic }) => logDiagnostic('pi', what, this.env())).catch(() => undefined);
   };
 
   started(reason: string | undefined): void {

@@ -1,5 +1,5 @@
 import { createPipeline } from '../pipeline/create.js';
-import { passthroughRequested } from '../pipeline/passthrough.js';
+import { passthroughRequested } from '../command/passthrough.js';
 import type { PipelineContext } from '../pipeline/types.js';
 import { LazyStore } from './store-access.js';
 import { writeSafely, holdWindow } from './sink.js';

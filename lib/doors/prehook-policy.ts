@@ -9,7 +9,7 @@ import { analyzeCommand } from '../command/parse.js';
 import { routeCommand } from '../distillers/registry.js';
 import type { HostAdapter, JsonObject, PreToolInput } from '../hosts/adapter.js';
 import { isOmniOwnCommand, shQuote } from '../hosts/omni-command.js';
-import { commandRequestsPassthrough, passthroughRequested } from '../pipeline/passthrough.js';
+import { commandRequestsPassthrough, passthroughRequested } from '../command/passthrough.js';
 
 export type PreHookDecision =
   | { rewrite: true; command: string; decision: 'allow' | null; reply: string; reason: string }

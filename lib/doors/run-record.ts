@@ -6,7 +6,7 @@ import { loadShown } from '../store/ledger.js';
 import { filterPacked } from '../store/linehash.js';
 import { headView, NOTHING, type ModelView } from './model-view.js';
 import { recordDistillation } from '../store/record.js';
-import { logDiagnostic } from './diagnostics.js';
+import { logDiagnostic } from '../store/diagnostics.js';
 import { analyzeCommand } from '../command/parse.js';
 
 /**

@@ -2,7 +2,7 @@ import type { Archive } from '../pipeline/types.js';
 import type { Store } from '../store/open.js';
 import { openStore, lockBudget, BUSY_TIMEOUT_MS } from '../store/open.js';
 import { putBlob, ARCHIVE_BLOB_CAP } from '../store/archive.js';
-import { logDiagnostic } from './diagnostics.js';
+import { logDiagnostic } from '../store/diagnostics.js';
 import type { LockBudget } from '../store/open.js';
 
 /** A store connection held by a long-lived process, lent to one call with that call's budget. */

@@ -13,7 +13,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUSY_TIMEOUT_MS, LockBudget, omniHome, openStore, STORE_FILE, type Store } from '../store/open.js';
-import { logDiagnostic } from './diagnostics.js';
+import { logDiagnostic } from '../store/diagnostics.js';
 import { LazyStore, type SharedStore } from './store-access.js';
 
 /** Forwards every charge to the budget of the call running now (AsyncLocalStorage). */

@@ -11,8 +11,8 @@ export function shQuote(s: string): string {
 
 const ASSIGN = String.raw`[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|[^\s'"]*)`;
 
-/** `OMNI_PASSTHROUGH=1 cmd …` typed in front of a command: the one rule, lib/pipeline/passthrough.ts. */
-export { commandRequestsPassthrough as hasPassthroughPrefix } from '../pipeline/passthrough.js';
+/** `OMNI_PASSTHROUGH=1 cmd …` typed in front of a command: the one rule, lib/command/passthrough.ts. */
+export { commandRequestsPassthrough as hasPassthroughPrefix } from '../command/passthrough.js';
 
 const LEAD_RE = new RegExp(String.raw`^\s*(?:${ASSIGN}\s+)*`);
 

@@ -9,7 +9,7 @@
  */
 import type { ToolResultEvent } from '@mariozechner/pi-coding-agent';
 import { isOmniOwnCommand } from './omni-command.js';
-import { passthroughRequested } from '../pipeline/passthrough.js';
+import { passthroughRequested } from '../command/passthrough.js';
 
 // ---------------------------------------------------------------------------------------------
 // Pure helpers: what Pi handed over, and what goes back.

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { hookStores, runHook } from '../doors/hook.js';
-import { logDiagnostic } from '../doors/diagnostics.js';
+import { logDiagnostic } from '../store/diagnostics.js';
 import { WarmStore } from '../doors/warm-store.js';
 import { HOOK_ARG, HOOK_TOOL, PAYLOAD_FIELDS, payloadFromArgs } from '../hosts/claude-hook-tool.js';
 

@@ -8,7 +8,7 @@ import { classify } from './classify.js';
 import { distill } from './distill.js';
 import { collapse } from './collapse.js';
 import { redact } from './redact.js';
-import { passthroughRequested } from './passthrough.js';
+import { passthroughRequested } from '../command/passthrough.js';
 import { render, DEFAULT_HOLD_MS, DEFAULT_HOLD_IDLE_MS, DEFAULT_HOLD_BYTES, type RenderReport } from './render.js';
 
 export interface Pipeline extends Duplex {

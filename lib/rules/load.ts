@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync, statSync, writeFileSync, renameSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { omniHome } from '../store/open.js';
-import { logDiagnostic } from '../doors/diagnostics.js';
+import { logDiagnostic } from '../store/diagnostics.js';
 import { validateRules, type Rule } from './schema.js';
 
 export type RuleSource = 'project' | 'user';

@@ -1,5 +1,5 @@
 /**
- * OMNI_PASSTHROUGH=1 is one decision (lib/pipeline/passthrough.ts), and every door makes it
+ * OMNI_PASSTHROUGH=1 is one decision (lib/command/passthrough.ts), and every door makes it
  * the same way for the same command: pipe with --command, exec running a real child, the
  * Claude Code post-hook, and the pre-hook, which must leave such a command as typed.
  *
@@ -11,7 +11,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { omni, ROOT, tempHome } from '../helpers/omni.js';
 import { runHook } from '../../lib/doors/hook.js';
-import { commandRequestsPassthrough, passthroughRequested } from '../../lib/pipeline/passthrough.js';
+import { commandRequestsPassthrough, passthroughRequested } from '../../lib/command/passthrough.js';
 import { CLAUDE_SAMPLES } from '../helpers/samples.js';
 import { readBashSuccess } from '../../lib/hosts/pi.js';
 import { createOmniExtension } from '../../lib/doors/pi.js';

@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { omniHome } from '../store/open.js';
+import { omniHome } from './open.js';
 
 /** The log rotates to `omni.log.1` past this size. */
 export const LOG_MAX_BYTES = 1 << 20;
@@ -8,7 +8,9 @@ export const LOG_MAX_BYTES = 1 << 20;
 /**
  * The one diagnostics log, `$OMNI_HOME/omni.log`, for every door and hook. Never stdout (a
  * hook's stdout is its reply) and never a hook's stderr (exit-2 stderr reaches the model).
- * Best effort: a log that cannot be written is silently skipped.
+ * Best effort: a log that cannot be written is silently skipped. It lives in store/, beside
+ * `omniHome`, because it is a file of the omni home and every layer (rules/, the doors, the
+ * CLI, MCP) may log: nothing below it needs to import a door.
  */
 export function logDiagnostic(where: string, what: unknown, env: NodeJS.ProcessEnv = process.env): void {
   try {
