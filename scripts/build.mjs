@@ -4,7 +4,8 @@
 // dist/omni.cjs holds the hot path: hooks, exec, pipe, the pipeline and the store.
 // Subcommands a user types by hand (init, doctor, stats, …) are separate bundles,
 // dist/omni-<name>.cjs, required only when run, so zod and friends are never parsed on
-// a hook call. better-sqlite3 stays external: a native addon, required lazily.
+// a hook call. better-sqlite3's JavaScript is bundled and evaluated on first use; its native
+// addon is loaded by path (lib/store/open.ts), and `bindings`, its fallback search, stays external.
 import { build } from 'esbuild';
 import { chmodSync, copyFileSync, existsSync, readFileSync } from 'node:fs';
 
@@ -13,7 +14,7 @@ const common = {
   platform: 'node',
   target: 'node20',
   format: 'cjs',
-  external: ['better-sqlite3'],
+  external: ['bindings'],
   legalComments: 'none',
   logLevel: 'warning',
   // ESM sources may use import.meta.url (createRequire); give CJS bundles a real one.
