@@ -22,7 +22,6 @@ function load() {
   let cachedData;
   try { cachedData = fs.readFileSync(cacheFile); } catch { /* first run, or no cache shipped */ }
   const options = { filename: core, cachedData };
-  if (vm.constants && vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER) options.importModuleDynamically = vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER;
   const script = new vm.Script(Module.wrap(source), options);
   const fn = script.runInThisContext();
   const mod = new Module(core, module);
