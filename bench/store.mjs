@@ -22,8 +22,10 @@ await build({
   stdin: { contents: "export * from './lib/store/index.ts'; export * from './lib/pipeline/ledger.ts';", resolveDir: process.cwd(), loader: 'ts' },
   outfile: lib, bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['better-sqlite3'], logLevel: 'error',
 });
-const hookBundle = path.join(out, 'omni-hook.cjs');
-await build({ entryPoints: ['bin/omni.ts'], outfile: hookBundle, bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['better-sqlite3'], logLevel: 'error', define: { 'process.env.OMNI_BUNDLED': '"1"' } });
+// The post-hook as it ships: dist/omni.cjs (its code cache, its bundled store), built by
+// `npm run bench` (or `npm run build`) before this runs.
+const hookBundle = path.resolve('dist/omni.cjs');
+if (!fs.existsSync(hookBundle)) { console.error('bench/store: run `npm run build` first'); process.exit(1); }
 const require = createRequire(import.meta.url);
 const S = require(lib);
 // Drop NODE_EXTRA_CA_CERTS from the children, as a shipped hook may (performance.md: +44 ms).

@@ -4,16 +4,17 @@
 // dist/omni.cjs holds the hot path: hooks, exec, pipe, the pipeline and the store.
 // Subcommands a user types by hand (init, doctor, stats, …) are separate bundles,
 // dist/omni-<name>.cjs, required only when run, so zod and friends are never parsed on
-// a hook call. better-sqlite3 stays external: a native addon, required lazily.
+// a hook call. better-sqlite3's JavaScript is bundled and evaluated on first use; its native
+// addon is loaded by path (lib/store/open.ts), and `bindings`, its fallback search, stays external.
 import { build } from 'esbuild';
-import { chmodSync, existsSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, readFileSync } from 'node:fs';
 
 const common = {
   bundle: true,
   platform: 'node',
   target: 'node20',
   format: 'cjs',
-  external: ['better-sqlite3'],
+  external: ['bindings'],
   legalComments: 'none',
   logLevel: 'warning',
   // ESM sources may use import.meta.url (createRequire); give CJS bundles a real one.
@@ -48,7 +49,11 @@ const splitSubcommands = {
   },
 };
 
-await build({ ...common, entryPoints: ['bin/omni.ts'], outfile: 'dist/omni.cjs', plugins: [splitSubcommands] });
+// The hot path is dist/omni-core.cjs; dist/omni.cjs (lib/boot/code-cache.cjs) loads it through
+// V8's code cache. A subcommand bundle is reached by require, not import(), so the bundle runs
+// the same under vm.Script as under require.
+await build({ ...common, entryPoints: ['bin/omni.ts'], outfile: 'dist/omni-core.cjs', plugins: [splitSubcommands], supported: { 'dynamic-import': false } });
+copyFileSync('lib/boot/code-cache.cjs', 'dist/omni.cjs');
 chmodSync('dist/omni.cjs', 0o755);
 for (const name of subcommands) {
   if (!existsSync(`lib/cli/${name}.ts`)) continue;
@@ -56,3 +61,5 @@ for (const name of subcommands) {
 }
 // The Pi extension, loaded in-process by Pi (scripts/build-pi.mjs).
 await import('./build-pi.mjs');
+// The code cache: one post-hook call on a Bash payload, so the cache holds what a hook runs.
+await import('./train-code-cache.mjs');

@@ -169,12 +169,11 @@ t.test('a failed Bash call gets no reply: the host shows the failure verbatim', 
   }
 });
 
-t.test('session start, session end and pre-compact are valid, silent and fast on a fresh store', async (t) => {
+// How fast they answer is bench/hook-phases' and bench/startup's business, not a pass/fail test's.
+t.test('session start, session end and pre-compact are valid and silent on a fresh store', async (t) => {
   const fresh = { ...env, OMNI_HOME: mkdtempSync(join(tmpdir(), 'omni-hook-fresh-')) };
   for (const [name, f] of [['session-start', 'SessionStart.startup.json'], ['session-start', 'SessionStart.compact.json'], ['session-start', 'SessionStart.resume.json'], ['session-end', 'SessionEnd.other.json'], ['pre-compact', 'PreCompact.manual.json']]) {
-    const t0 = Date.now();
     t.equal(await run(name, sample(f), fresh), '', f);
-    t.ok(Date.now() - t0 < 1000, `${f} answered within 1 s`);
   }
 });
 

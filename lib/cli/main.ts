@@ -3,6 +3,7 @@
  * the hook's start-up never parses zod or opens SQLite unless it must.
  */
 import { subcommandHelp, topLevelHelp } from './usage.js';
+import { readStdin, writeStdout } from './hook-stdio.js';
 
 import type { Io } from './io.js';
 
@@ -45,15 +46,29 @@ function wantsHelp(cmd: string, rest: string[]): boolean {
 }
 
 /** Returns the exit code. Never throws for a hook flag. */
-export async function main(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+/** Is this argv[0] a hook entry (one payload in, at most one reply out, exit 0)? */
+export const isHookFlag = (arg: string | undefined): boolean => arg !== undefined && HOOK_FLAGS.has(arg);
+
+/**
+ * The process's own streams, built only when touched: a hook never builds them (hook-stdio.ts).
+ */
+const processIo: Io = {
+  get stdout() { return process.stdout; },
+  get stderr() { return process.stderr; },
+};
+
+export async function main(argv: string[], given?: Io): Promise<number> {
+  const io = given ?? processIo;
   const cmd = argv[0];
   if (cmd && HOOK_FLAGS.has(cmd)) {
     // A hook always exits 0 and prints one JSON object or nothing (host-contract 1.4).
     try {
-      const stdin = await readAll(process.stdin);
+      // The real process's stdio go by file descriptor (hook-stdio.ts); a test's Io as given.
+      const real = given === undefined;
+      const stdin = real ? await readStdin() : await readAll(process.stdin);
       const { runHook } = await import('../doors/hook.js');
       const out = await runHook(cmd.slice(2), stdin, process.env);
-      if (out) io.stdout.write(out);
+      if (out) await (real ? writeStdout(out) : new Promise<void>((r) => io.stdout.write(out, () => r())));
     } catch (err) {
       try { (await import('../store/diagnostics.js')).logDiagnostic('hook', err); } catch { /* fail open */ }
     }

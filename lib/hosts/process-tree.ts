@@ -3,8 +3,13 @@
  * how the host was started, and the way it was started can carry rules a hook must respect
  * (Claude Code's `--settings`, Gemini CLI's `--yolo`/`--policy`).
  */
-import { spawnSync } from 'node:child_process';
+import type { spawnSync as SpawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+/** child_process (and the net and dgram it loads) only off Linux, where `ps` is the way. */
+const spawnSync = (cmd: string, args: string[], opts: { encoding: 'utf8'; timeout: number }): { stdout?: string } =>
+  ((typeof require === 'function' ? require : createRequire(import.meta.url))('node:child_process') as { spawnSync: typeof SpawnSync }).spawnSync(cmd, args, opts);
 
 /** One process's argv and parent pid, or null when it cannot be read. */
 function processInfo(pid: number): { ppid: number; args: string[] } | null {

@@ -65,7 +65,14 @@ export function createPipeline(ctx: PipelineContext): Pipeline {
     },
   });
   stages.push(tail);
-  for (let i = 0; i < stages.length - 1; i++) stages[i].pipe(stages[i + 1]);
+  // `pipe(dest)` ending dest itself compares dest with process.stdout and process.stderr, and
+  // touching those builds both streams (net, tty: ~2 ms of a hook call that prints neither).
+  // Ending each stage on its source's 'end' is the same as pipe's own.
+  for (let i = 0; i < stages.length - 1; i++) {
+    const next = stages[i + 1];
+    stages[i].pipe(next, { end: false });
+    stages[i].once('end', () => next.end());
+  }
   const head = stages[0];
 
   // The hold window runs from the first raw byte, not from the first line to reach render:

@@ -15,6 +15,7 @@
  * the rest, so every later statement in the call is refused at once (SQLITE_BUSY, which the
  * callers already treat as "no store": nothing archived, so nothing removed).
  */
+import { monotonicMs } from './clock.js';
 import { lazyRequire } from './lazy-require.js';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -66,7 +67,7 @@ export class LockBudget {
   waits = 0;
   /** Statements refused at once because the budget was spent. */
   refused = 0;
-  constructor(readonly ms: number, private readonly now: () => number = () => performance.now()) {
+  constructor(readonly ms: number, private readonly now: () => number = () => monotonicMs()) {
     this.left = ms;
   }
 
@@ -152,7 +153,28 @@ export function omniHome(env: NodeJS.ProcessEnv = process.env): string {
   return h && h.length > 0 ? path.resolve(h) : path.join(os.homedir(), '.omni');
 }
 
-const loadSqlite = lazyRequire<typeof BetterSqlite3>('better-sqlite3');
+let sqlite: { Ctor: typeof BetterSqlite3; nativeBinding?: string } | undefined;
+
+/**
+ * better-sqlite3, loaded on first use. In the bundle its JavaScript is bundled (the code cache
+ * covers it: no module tree to resolve per call) and the addon is named by path, which spares
+ * the `bindings` package's search of a dozen candidate directories (~1 ms per call). A layout
+ * where that path does not exist (an addon built elsewhere) falls back to that search.
+ */
+function loadSqlite(): { Ctor: typeof BetterSqlite3; nativeBinding?: string } {
+  if (sqlite) return sqlite;
+  if (typeof require === 'function') {
+    const Ctor = require('better-sqlite3') as typeof BetterSqlite3;
+    let nativeBinding: string | undefined;
+    try {
+      const pkg = require.resolve('better-sqlite3/package.json');
+      const addon = path.join(path.dirname(pkg), 'build', 'Release', 'better_sqlite3.node');
+      if (fs.existsSync(addon)) nativeBinding = addon;
+    } catch { /* the search below */ }
+    return (sqlite = { Ctor, nativeBinding });
+  }
+  return (sqlite = { Ctor: lazyRequire<typeof BetterSqlite3>('better-sqlite3')() });
+}
 
 export function classify(err: unknown, file: string): StoreError {
   const e = err as { code?: string; message?: string };
@@ -190,9 +212,9 @@ export function openStore(opts: OpenOptions = {}): Store {
       // -wal and -shm files the same mode as the database file.
       fs.closeSync(fs.openSync(file, 'a', 0o600));
     }
-    const Ctor = loadSqlite();
+    const { Ctor, nativeBinding } = loadSqlite();
     let timeout = budget.allowance();
-    const d = (db = new Ctor(file, { timeout }));
+    const d = (db = new Ctor(file, nativeBinding ? { timeout, nativeBinding } : { timeout }));
     // Statements being iterated: SQLite refuses a pragma while one is mid-step ("busy
     // executing a query"), and an iterator left open that way broke every later statement.
     let iterating = 0;
@@ -205,13 +227,13 @@ export function openStore(opts: OpenOptions = {}): Store {
         d.pragma(`busy_timeout = ${allowed}`);
         timeout = allowed;
       }
-      const t0 = performance.now();
+      const t0 = monotonicMs();
       try {
         const r = fn();
-        budget.charge(allowed, performance.now() - t0, false);
+        budget.charge(allowed, monotonicMs() - t0, false);
         return r;
       } catch (err) {
-        budget.charge(allowed, performance.now() - t0, isBusy(err));
+        budget.charge(allowed, monotonicMs() - t0, isBusy(err));
         throw err;
       }
     };

@@ -6,6 +6,7 @@
  * Bounded in time: rows go in LIMITed batches, and pruning stops once `budgetMs` is spent,
  * so it can run at the end of a hook (`PRUNE_HOOK_BUDGET_MS`) and catch up over later runs.
  */
+import { monotonicMs } from './clock.js';
 import type { Store } from './open.js';
 
 export const DAY_MS = 24 * 3600 * 1000;
@@ -27,7 +28,7 @@ export function prune(store: Store, a: { now?: number; budgetMs?: number; clock?
   const now = a.now ?? Date.now();
   const budget = a.budgetMs ?? PRUNE_HOOK_BUDGET_MS;
   // The budget's clock; a test passes its own so that stopping on time needs no real timing.
-  const clock = a.clock ?? (() => performance.now());
+  const clock = a.clock ?? (() => monotonicMs());
   const t0 = clock();
   const work = now - WORKING_RETENTION_MS;
   const raw = now - RAW_RETENTION_MS;
