@@ -23,6 +23,7 @@ import { createReadStream, mkdtempSync, readFileSync, readdirSync, rmSync, statS
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import split2 from 'split2';
+import through2 from 'through2';
 import type { Io } from './io.js';
 import { formatBytes, parseSince } from './stats.js';
 import { routeCommand } from '../distillers/registry.js';
@@ -583,22 +584,28 @@ export async function discover(opts: DiscoverOptions): Promise<DiscoverReport> {
       const source = createReadStream(f.path, { highWaterMark: 1 << 20 });
       source.on('data', (b) => (readBytes += b.length));
       const lineStream = source.pipe(split2({ maxLength: MAX_LINE_BYTES, skipOverflow: true } as split2.Options));
+      // One small object transform (through2, the stack's own) turns lines into records and
+      // counts what is not one; the accounting below reads records only.
+      const records = lineStream.pipe(
+        through2.obj(function toRecord(line: string, _enc, done) {
+          if (line !== '') {
+            lines++;
+            let rec: unknown;
+            try {
+              rec = JSON.parse(line);
+            } catch {
+              rec = undefined;
+            }
+            if (isObject(rec)) this.push(rec);
+            else malformed++;
+          }
+          done();
+        }),
+      );
       source.on('error', (err) => lineStream.destroy(err));
+      lineStream.on('error', (err) => records.destroy(err));
       try {
-        for await (const line of lineStream as AsyncIterable<string>) {
-          if (line === '') continue;
-          lines++;
-          let rec: unknown;
-          try {
-            rec = JSON.parse(line);
-          } catch {
-            malformed++;
-            continue;
-          }
-          if (!isObject(rec)) {
-            malformed++;
-            continue;
-          }
+        for await (const rec of records as AsyncIterable<Record<string, unknown>>) {
           for (const call of reader.feed(rec)) await account(call);
           if (opts.progress && Date.now() - lastProgress > PROGRESS_MS) {
             lastProgress = Date.now();

@@ -71,7 +71,6 @@ t.test('a rejected, a missing and an unwritable cache give the same reply; a sta
 });
 
 t.test('a reply larger than a pipe buffer reaches a slow reader whole (stdout by file descriptor)', async (t) => {
-  const { spawn } = await import('node:child_process');
   const home = tempHome();
   // Blocks of unique lines (kept: over 64 KB of them) between runs of one progress template
   // (folded), so the reply is both changed and larger than a pipe buffer.
@@ -80,18 +79,15 @@ t.test('a reply larger than a pipe buffer reaches a slow reader whole (stdout by
     tool_name: 'Bash', tool_input: { command: './fetch-all.sh' }, tool_use_id: 'toolu_big',
     tool_response: { stdout: Array.from({ length: 60 }, (_, b) => [...Array.from({ length: 30 }, (_, k) => `step ${b}.${k}: compiled module-${(b * 31 + k) * 7919 % 100003} into out/chunk-${b}-${k}.js`), ...Array.from({ length: 40 }, (_, k) => `Downloading package-${b} ${k}%`)].join('\n')).join('\n') + '\nerror: step 3 failed', stderr: '', interrupted: false, isImage: false },
   });
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'omni.cjs'), '--post-hook'], { env: { PATH: process.env.PATH, HOME: home, OMNI_HOME: home } });
-  const chunks: Buffer[] = [];
-  child.stdout.pause();
-  // Read nothing for a while: the child's writes fill the pipe and must wait, not be lost.
-  setTimeout(() => { child.stdout.on('data', (c: Buffer) => chunks.push(c)); child.stdout.resume(); }, 300);
-  const ended = new Promise<void>((r) => child.stdout.on('end', () => r()));
-  const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
-  child.stdin.end(big);
-  const code = await exited;
-  await ended;
-  t.equal(code, 0);
-  const out = Buffer.concat(chunks).toString('utf8');
+  // A real pipe to a reader that sleeps before it reads: the hook's writes fill the pipe and
+  // must wait for it, not be lost or cut (a Node parent would drain an unread pipe at exit).
+  const dir = mkdtempSync(join(tmpdir(), 'omni-slow-'));
+  writeFileSync(join(dir, 'in.json'), big);
+  const r = spawnSync('sh', ['-c', `"$0" "$1" --post-hook < "$2/in.json" | (sleep 0.5; cat) > "$2/out.json"`, process.execPath, join(ROOT, 'dist', 'omni.cjs'), dir], {
+    env: { PATH: process.env.PATH, HOME: home, OMNI_HOME: home },
+  });
+  t.equal(r.status, 0);
+  const out = readFileSync(join(dir, 'out.json'), 'utf8');
   if (out === '') {
     // Nothing recognised: no reply at all is the right answer, but then this test proves nothing.
     t.fail('expected a reply to the large payload');
