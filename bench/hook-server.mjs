@@ -45,6 +45,22 @@ function args(i) {
 const env = { ...process.env, OMNI_HOME: home, ...(process.env.OMNI_BENCH_ARENAS === 'default' ? {} : { MALLOC_ARENA_MAX: '1', OMNI_SET_MALLOC_ARENA_MAX: '1' }) };
 delete env.NODE_OPTIONS;
 if (process.env.OMNI_BENCH_NODE_OPTIONS) env.NODE_OPTIONS = process.env.OMNI_BENCH_NODE_OPTIONS;
+// The session's first call: a fresh server, idle for 1 s after it connects (the host starts
+// it at SessionStart, well before the first tool call), then one call; 5 servers on a store
+// that exists (a sixth, first, creates it and is not counted), median.
+const firstCalls = [];
+const fh = mkdtempSync(path.join(tmpdir(), 'omni-bench-first-'));
+for (let k = 0; k < 6; k++) {
+  const tr = new StdioClientTransport({ command: process.execPath, args: [path.resolve('dist/omni.cjs'), 'mcp', '--hook-tool'], env: { ...env, OMNI_HOME: fh }, cwd: proj, stderr: 'inherit' });
+  const c = new Client({ name: 'bench-first', version: '0' });
+  await c.connect(tr);
+  await new Promise((r) => setTimeout(r, 1000));
+  const t0 = performance.now();
+  await c.callTool({ name: 'omni_hook', arguments: args(3) });
+  if (k > 0) firstCalls.push(performance.now() - t0);
+  await c.close();
+}
+rmSync(fh, { recursive: true, force: true });
 const transport = new StdioClientTransport({ command: process.execPath, args: [path.resolve('dist/omni.cjs'), 'mcp', '--hook-tool'], env, cwd: proj, stderr: 'inherit' });
 const client = new Client({ name: 'bench', version: '0' });
 await client.connect(transport);
@@ -88,6 +104,7 @@ console.log(`| measure | value |\n|---|---:|`);
 console.log(`| per call, one at a time (${CALLS} calls), median | ${q(seq, 0.5).toFixed(1)} ms |`);
 console.log(`| per call, one at a time, p95 | ${q(seq, 0.95).toFixed(1)} ms |`);
 console.log(`| 8 in parallel, 200 calls: wall per call | ${(parWall / 200).toFixed(1)} ms |`);
+console.log(`| the session's first call (fresh server, 1 s after start), median of 5 | ${q(firstCalls, 0.5).toFixed(1)} ms |`);
 console.log(`| RSS after ${WARM} warm-up calls | ${(rss0 / 1024).toFixed(1)} MB |`);
 console.log(`| RSS growth over ${CALLS} more calls | ${((rss1 - rss0) / 1024).toFixed(1)} MB |`);
 console.log(`| of which anonymous / file-backed | ${((anon1 - anon0) / 1024).toFixed(1)} / ${((file1 - file0) / 1024).toFixed(1)} MB |`);
