@@ -19,4 +19,5 @@ export function timeSh(cmd: string, env: NodeJS.ProcessEnv = process.env): numbe
   return ms;
 }
 
-export const OMNI = 'dist/omni.cjs';
+/** The bundle under test; OMNI_BIN names another build (e.g. main's, for side-by-side runs). */
+export const OMNI = process.env.OMNI_BIN ?? 'dist/omni.cjs';

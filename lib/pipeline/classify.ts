@@ -1,6 +1,7 @@
 import stripAnsi from 'strip-ansi';
 import type { Line, Tier } from './types.js';
 import { batchStage, type RunState } from './stage.js';
+import { Prefilter } from './prefilter.js';
 
 /*
  * Tier patterns. Order matters: failure is checked first and nothing overrides it.
@@ -43,63 +44,63 @@ export const NOISE: RegExp[] = [
   /^remote: (Counting|Compressing|Enumerating|Total)\b/,
 ];
 
+/** "Tests: 1 failed, 0 errors" still states a failure: tried when ZERO_COUNT matched. */
+const COUNTED_FAILURE = /\b[1-9]\d* (failed|failures?|errors?|failing)\b/i;
+
 /*
- * Cheap gates in front of the pattern lists. On a typical log most lines contain none of
- * the words the lists need. The stems are written as a trie (one alternative per first
- * character), which V8 rejects at a position after one compare where a flat list of forty
- * alternatives tries each (measured on the mixed log's lines: ~170 ns a line against
- * ~300). mayMatter says what the flat regex it replaced said, no more (a line it lets
- * through may still match a SIGNAL word the lists know case-insensitively), and never stops
- * a failure; noiseCandidates never skips a NOISE pattern that matches.
- * test/pipeline/classify-gate.test.ts checks both on the corpus and on fuzzed lines.
+ * The gate in front of the pattern lists, derived from them (./prefilter.ts): it says which
+ * patterns may match a line, from the literals each pattern's own source requires (a
+ * first-char table for the anchored ones, one trie regex per list for the rest). On a typical
+ * log most lines need no pattern at all. Nothing here is kept in step
+ * by hand: a pattern added to a list is in the gate the next time the module loads.
+ * test/pipeline/classify-gate.test.ts checks that no line a pattern matches is ever stopped.
  */
 
-/**
- * Stems every FAILURE or SIGNAL pattern needs (`rr`, `ail`, `Trace`, `denied`, `3 passed`,
- * …), or one of their anchored words at the line's start.
- */
-const MAY_MATTER = new RegExp([
-  /r(?:r|esult)|R(?:R|an |esult)|a(?:il|tal|nic|rn)|A(?:IL|TAL|NIC|RN)|x(?:cept|it)|T(?:race|est|ime)/.source,
-  /n(?:ot ok|defined ref|not find)|o(?: such file|t found)|bort|e(?:gment|precat)|EPRECAT|d(?:umped|enied)|\*\*\*/.source,
-  /S(?:uite|napshots|ummary)|Duration|[✗✕×✖●]|\d (?:pass|fail|test|suite|pend|skip|todo|total|pack|file|inser|delet)/.source,
-  /^\s*(?:(?:#|ℹ)\s*(?:tests|suites|pass|cancelled|skipped|todo) \d|at |E\s|ok|PASS|[Pp]assed|SUCCESS|BUILD|Done|Finished|Compiled|Built|added|removed|changed|updated|up to date|modified|deleted|new file|renamed|both modified)/.source,
-].join('|'));
+/** One bit per pattern; past 30 patterns the rest share the last bit (still sound, only slower). */
+const bit = (k: number) => (k < 30 ? 1 << k : 1 << 30);
+const lists: Array<[RegExp[], number, string]> = [];
+let nextBit = 0;
+/** `group`: the lists whose unanchored atoms one regex looks for (failure and signal, as one). */
+const bitsOf = (list: RegExp[], group: string) => { const first = nextBit; nextBit += list.length; lists.push([list, first, group]); return list.map((_, k) => bit(first + k)); };
+const FAILURE_BITS = bitsOf(FAILURE, 'matters');
+const COUNTED_BIT = bitsOf([COUNTED_FAILURE], 'matters')[0];
+const SIGNAL_BITS = bitsOf(SIGNAL, 'matters');
+const NOISE_BITS = bitsOf(NOISE, 'noise');
+const or = (xs: number[]) => xs.reduce((a, b) => a | b, 0);
+const ANY_FAILURE = or(FAILURE_BITS) | COUNTED_BIT;
+const ANY_SIGNAL = or(SIGNAL_BITS);
+const ANY_NOISE = or(NOISE_BITS);
+let gate: Prefilter | null = null;
 
-/** True when some FAILURE or SIGNAL pattern might match. A line with none skips both lists. */
-export function mayMatter(s: string): boolean {
-  return MAY_MATTER.test(s);
+/** Every pattern the gate covers, with its bit and group: the lists as they are now. */
+export function gatedPatterns(): Array<{ re: RegExp; bit: number; group?: string }> {
+  const patterns: Array<{ re: RegExp; bit: number; group?: string }> = [];
+  for (const [list, first, group] of lists) list.forEach((re, k) => patterns.push({ re, bit: bit(first + k), group }));
+  return patterns;
 }
 
-/*
- * The NOISE patterns are all anchored: which of them can match is decided by the line's
- * first non-space character. Returns the patterns to try, or null for none.
- */
-const NOISE_BAR = [0]; // a bar run: [ ( | # = > - . ] ) or block glyphs; all spaces then digits
-const NOISE_DIGIT = [0, 1];
-const NOISE_SPINNER = [2];
-const NOISE_WORD = [3];
-const NOISE_REMOTE = [3, 4];
-const NOISE_ALL = [0, 1, 2, 3, 4];
-const BAR_GLYPHS = '[(|#=>-.])█░▓▒■□▇▆▅▄▃▂▁⣿';
-const SPINNER_GLYPHS = '⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏⣾⣽⣻⢿⡿⣟⣯⣷';
-/** First letters of the transfer words (Downloading, Fetched, Get:, Resolving, …). */
-const TRANSFER_FIRST = 'DFRUCEWGHIPS';
+/** The gate, built from the lists on first use (start-up pays nothing for it). */
+function prefilter(): Prefilter {
+  return (gate ??= new Prefilter(gatedPatterns()));
+}
 
+/** Which patterns may match `s` (the bits above); a clear bit proves its pattern cannot. */
+export function gateBits(s: string): number {
+  return (gate ?? prefilter()).bitsOf(s);
+}
+
+/** True when some FAILURE or SIGNAL pattern may match. A line with none skips both lists. */
+export function mayMatter(s: string): boolean {
+  return (gateBits(s) & (ANY_FAILURE | ANY_SIGNAL)) !== 0;
+}
+
+/** The NOISE patterns that may match, by index, or null for none. */
 export function noiseCandidates(s: string): number[] | null {
-  let i = 0;
-  let c = s.charCodeAt(0);
-  while (c === 32 || c === 9 || c === 10 || c === 11 || c === 12 || c === 13) c = s.charCodeAt(++i);
-  if (i === s.length) return null;
-  if (c >= 48 && c <= 57) return NOISE_DIGIT;
-  if (c === 114 /* r */) return i === 0 ? NOISE_REMOTE : null;
-  if (c < 128) {
-    if (TRANSFER_FIRST.indexOf(s[i]) >= 0) return NOISE_WORD;
-    return BAR_GLYPHS.indexOf(s[i]) >= 0 ? NOISE_BAR : null;
-  }
-  if (BAR_GLYPHS.indexOf(s[i]) >= 0) return NOISE_BAR;
-  if (SPINNER_GLYPHS.indexOf(s[i]) >= 0) return NOISE_SPINNER;
-  // A space \s knows beyond ASCII (U+00A0, U+3000, …): let every pattern judge.
-  return /\s/.test(s[i]) ? NOISE_ALL : null;
+  const b = gateBits(s) & ANY_NOISE;
+  if (!b) return null;
+  const out: number[] = [];
+  NOISE_BITS.forEach((x, k) => { if (b & x) out.push(k); });
+  return out;
 }
 
 /**
@@ -111,23 +112,21 @@ const PIP_RETRY_WARNING = 'WARNING: Retrying (Retry(total=';
 /** apt-get update's closing summary (`Fetched 9422 kB in 2s (5404 kB/s)`): a verdict, not a transfer line. */
 const APT_FETCHED_SUMMARY = /^Fetched [\d.,]+ [kMG]?B in [\dhms ]+ \([\d.,]+ [kMG]?B\/s\)\s*$/;
 
-/** Pure: the tier of one line given its visible text and the previous line's. */
-export function classifyLine(plain: string, prevPlain: string | null): Tier {
+/**
+ * Pure: the tier of one line given its visible text and the previous line's. `bits` is the
+ * gate's answer for `plain` (gateBits), when the caller has it already.
+ */
+export function classifyLine(plain: string, prevPlain: string | null, bits: number = gateBits(plain)): Tier {
   if (plain.charCodeAt(0) === 87 /* W */ && plain.startsWith(PIP_RETRY_WARNING)) return 'signal';
   if (plain.charCodeAt(0) === 70 /* F */ && APT_FETCHED_SUMMARY.test(plain)) return 'signal';
-  const matters = mayMatter(plain);
-  if (!matters) {
-    // no failure or signal pattern can match
-  } else if (!ZERO_COUNT.test(plain)) {
-    for (const re of FAILURE) if (re.test(plain)) return 'failure';
-  } else {
-    // "Tests: 1 failed, 0 errors" still states a failure.
-    if (/\b[1-9]\d* (failed|failures?|errors?|failing)\b/i.test(plain)) return 'failure';
+  if (bits & ANY_FAILURE) {
+    if (!ZERO_COUNT.test(plain)) {
+      for (let k = 0; k < FAILURE.length; k++) if (bits & FAILURE_BITS[k] && FAILURE[k].test(plain)) return 'failure';
+    } else if (bits & COUNTED_BIT && COUNTED_FAILURE.test(plain)) return 'failure';
   }
-  if (matters) for (const re of SIGNAL) if (re.test(plain)) return 'signal';
+  if (bits & ANY_SIGNAL) for (let k = 0; k < SIGNAL.length; k++) if (bits & SIGNAL_BITS[k] && SIGNAL[k].test(plain)) return 'signal';
   if (plain.trim() === '') return 'noise';
-  const tries = noiseCandidates(plain);
-  if (tries !== null) for (const k of tries) if (NOISE[k].test(plain)) return 'noise';
+  if (bits & ANY_NOISE) for (let k = 0; k < NOISE.length; k++) if (bits & NOISE_BITS[k] && NOISE[k].test(plain)) return 'noise';
   if (prevPlain !== null && plain === prevPlain) return 'noise';
   return 'text';
 }
@@ -166,7 +165,7 @@ export function classify(run: RunState) {
     for (const it of batch.items) {
       if (it.kind !== 'line') continue;
       const p = plainOf(it);
-      it.tier = classifyLine(p, prev);
+      it.tier = classifyLine(p, prev, gateBits(p));
       if (it.tier === 'failure') run.failureLines++;
       prev = p;
     }

@@ -3,11 +3,14 @@ import fc from 'fast-check';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import stripAnsi from 'strip-ansi';
-import { FAILURE, NOISE, mayMatter, noiseCandidates, stripColour } from '../../lib/pipeline/classify.js';
+import { FAILURE, SIGNAL, NOISE, gateBits, gatedPatterns, mayMatter, noiseCandidates, stripColour } from '../../lib/pipeline/classify.js';
+import { Prefilter, atomsOf } from '../../lib/pipeline/prefilter.js';
 
 /*
- * classify's gates skip the pattern lists for lines that cannot match them. A gate may let
- * a line through wrongly, never stop one wrongly: a stopped failure line would be folded.
+ * classify's gate is derived from the pattern lists (lib/pipeline/prefilter.ts): it says which
+ * patterns may match a line. It may let a line through wrongly, never stop one wrongly: a
+ * stopped failure line would be folded. These checks take the lists as they are, so a pattern
+ * added to a list is checked here too, and one the gate would skip fails them.
  */
 
 function corpusLines(): string[] {
@@ -24,43 +27,77 @@ function corpusLines(): string[] {
   return out;
 }
 
-/**
- * The one-regex gate mayMatter replaced, kept here as the record of what it let through.
- * It was not a superset of SIGNAL's case-insensitive verdict words (`success Saved
- * lockfile.`, `pass`): those lines stay `text`, as before, and are not this gate's to change.
- */
-const MAY_MATTER_REGEX = /rr|RR|ail|AIL|atal|ATAL|anic|ANIC|xcept|Trace|not ok|[✗✕×✖●]|bort|egment|dumped|ndefined ref|nnot find|ot found|o such file|denied|xit|\*\*\*|arn|ARN|eprecat|EPRECAT|\d (?:pass|fail|test|suite|pend|skip|todo|total|pack|file|inser|delet)|Test|Suite|Snapshots|Time|Duration|Ran |Summary|Result|result|^\s*(?:#|ℹ)\s*(?:tests|suites|pass|cancelled|skipped|todo) \d|^\s*(?:at |E\s|ok|PASS|[Pp]assed|SUCCESS|BUILD|Done|Finished|Compiled|Built|added|removed|changed|updated|up to date|modified|deleted|new file|renamed|both modified)/;
-
-function misses(line: string): string[] {
-  const why: string[] = [];
-  if (!mayMatter(line)) {
-    // Every failure pattern, always (rule 2); the signal patterns as far as the old gate went.
-    for (const re of FAILURE) if (re.test(line)) why.push(`mayMatter stops ${re}`);
-    if (MAY_MATTER_REGEX.test(line)) why.push('mayMatter stops a line the regex gate let through');
-  }
-  if (mayMatter(line) && !MAY_MATTER_REGEX.test(line) ) why.push('mayMatter lets through a line the regex gate stopped (a tier would change)');
-  const tries = noiseCandidates(line) ?? [];
-  NOISE.forEach((re, k) => { if (re.test(line) && !tries.includes(k)) why.push(`noiseCandidates skips ${re}`); });
-  return why;
+/** Every gated pattern that matches `line` while its bit is clear. */
+function misses(line: string, gate: (s: string) => number = gateBits, patterns = gatedPatterns()): string[] {
+  const bits = gate(line);
+  return patterns.filter(({ re, bit }) => !(bits & bit) && re.test(line)).map(({ re }) => `the gate stops ${re}`);
 }
+
+t.test('the gate covers every list classify tries', async (t) => {
+  const gated = gatedPatterns().map((p) => p.re);
+  for (const re of [...FAILURE, ...SIGNAL, ...NOISE]) t.ok(gated.includes(re), `${re} is gated`);
+});
 
 t.test('on every corpus line, a line a pattern matches passes its gate', async (t) => {
   const lines = corpusLines();
   t.ok(lines.length > 10000, `${lines.length} corpus lines`);
   const bad = lines.flatMap((l) => misses(l).map((w) => `${JSON.stringify(l)}: ${w}`));
   t.same(bad.slice(0, 20), []);
-  // The gates do skip: most lines of a log need no list at all.
+  // The gate does skip: most lines of a log need no list at all.
   t.ok(lines.filter((l) => !mayMatter(l)).length > lines.length / 4, 'mayMatter stops many lines');
+  t.ok(lines.filter((l) => noiseCandidates(l) === null).length > lines.length / 2, 'noiseCandidates stops most lines');
+});
+
+t.test('strings each pattern matches (generated from the pattern itself) pass its gate', async (t) => {
+  for (const { re } of gatedPatterns()) {
+    // fast-check generates from patterns without the i flag: the case of each letter is then
+    // flipped at random, which such a pattern still matches.
+    const ci = re.flags.includes('i');
+    // Nor does it know \\b: without it the pattern matches more, and the filter keeps matches.
+    const plain = new RegExp(re.source.replace(/\\b/g, ''), re.flags.replace(/[gyi]/g, ''));
+    const matching = fc.tuple(fc.stringMatching(plain), fc.array(fc.boolean(), { minLength: 64, maxLength: 64 }))
+      .map(([m, flips]) => (ci ? [...m].map((c, k) => (flips[k % 64] ? (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()) : c)).join('') : m))
+      .filter((m) => re.test(m));
+    await fc.assert(fc.property(fc.string({ maxLength: 6 }), matching, fc.string({ maxLength: 6 }), (a, m, b) => {
+      // A match of an anchored pattern may be the whole line; otherwise anything may surround it.
+      for (const line of [m, a + m + b]) {
+        const why = misses(line);
+        if (why.length) throw new Error(`${JSON.stringify(line)}: ${why.join('; ')}`);
+      }
+    }), { numRuns: 300, seed: 7 });
+  }
+  t.pass('no generated match stopped');
 });
 
 t.test('stems, glyphs and spaces in any arrangement: no pattern match is stopped', async (t) => {
-  const bits = ['rr', 'RR', 'ail', 'AIL', 'atal', 'anic', 'ANIC', 'arn', 'ARN', 'xcept', 'xit', 'Trace', 'Test', 'Time', 'not ok', 'ndefined reference', 'cannot find', 'not found', 'No such file', 'denied', 'bort', 'egmentation', 'dumped', 'eprecated', 'DEPRECATED', '***', 'Suite', 'Snapshots', 'Summary', 'Duration', 'Ran ', 'Result', 'result', '3 passed', '1 failed', '3 x', '4 pack', 'success', 'pass', 'SUCCESS', 'BUILD', 'Compiled', '2 tests', '0 errors', 'error', 'Error:', 'FAIL', 'panic', 'Exception', 'warning', 'WARN', '# fail 3', 'ℹ tests 4', '# pass 2', 'at f (a.js:1:2)', 'E   x', 'ok', 'PASS', 'passed', 'Done', 'Built', 'modified:', 'up to date', '✗', '✕', '×', '✖', '●', '⠋', '█', '░', '#', '=', '>', '-', '.', '[', ']', '(', ')', '|', '%', '50%', '12.5 %', 'Downloading', 'Fetched', 'Get:1', 'Hit:2', 'remote: Counting', 'Receiving objects', 'npm ERR!', 'exit code 2', "thread 'main' panicked at", '*** [all] Error 2', 'src/a.ts:3:5: error', 'x', 'Z', '7', ' ', '  ', '\t', '\u00a0', '\u3000', ':', '=', '0'];
+  const bits = ['rr', 'RR', 'ail', 'AIL', 'atal', 'anic', 'ANIC', 'arn', 'ARN', 'xcept', 'xit', 'Trace', 'Test', 'Time', 'not ok', 'ndefined reference', 'cannot find', 'not found', 'No such file', 'denied', 'bort', 'egmentation', 'dumped', 'eprecated', 'DEPRECATED', '***', 'Suite', 'Snapshots', 'Summary', 'Duration', 'Ran ', 'Result', 'result', '3 passed', '1 failed', '3 x', '4 pack', 'success', 'pass', 'SUCCESS', 'BUILD', 'Compiled', '2 tests', '0 errors', 'error', 'Error:', 'FAIL', 'panic', 'Exception', 'warning', 'WARN', '# fail 3', 'ℹ tests 4', '# pass 2', 'at f (a.js:1:2)', 'E   x', 'ok', 'PASS', 'passed', 'Done', 'Built', 'modified:', 'up to date', '✗', '✕', '×', '✖', '●', '⠋', '█', '░', '#', '=', '>', '-', '.', '[', ']', '(', ')', '|', '%', '50%', '12.5 %', 'Downloading', 'Fetched', 'Get:1', 'Hit:2', 'remote: Counting', 'Receiving objects', 'npm ERR!', 'exit code 2', "thread 'main' panicked at", '*** [all] Error 2', 'src/a.ts:3:5: error', 'x', 'Z', '7', ' ', '  ', '\t', '\u00a0', '\u3000', '\ufeff', ':', '=', '0', 'é', 'ſ', 'K'];
   await fc.assert(fc.property(fc.array(fc.constantFrom(...bits), { maxLength: 8 }), (parts) => {
     const line = parts.join('');
     const why = misses(line);
     if (why.length) throw new Error(`${JSON.stringify(line)}: ${why.join('; ')}`);
   }), { numRuns: 20000, seed: 12 });
   t.pass('no stopped match in 20000 lines');
+});
+
+t.test('a pattern added to a list is in the gate: the gate is built from the patterns, not beside them', async (t) => {
+  // New patterns of the shapes the lists use: a word anywhere, any case; a word at the line's
+  // start after spaces; a class and a count; a look-behind. A gate kept by hand would stop
+  // these lines; one derived from the patterns lets each through.
+  const added = [/\bkaboom\b/i, /^\s*(Unpacking|Setting up) \S+/, /\bQ[0-9]{2}: (lost|gone)\b/, /(?<=id=)zz\d+/, /^☠ /];
+  const lines = ['all went KaBoOm here', '   Setting up libfoo (1.2)', 'report Q42: gone today', 'id=zz12', '☠ skull'];
+  const base = gatedPatterns();
+  const patterns = [...base, ...added.map((re) => ({ re, bit: 1 << 30 }))];
+  const gate = new Prefilter(patterns);
+  lines.forEach((line, k) => {
+    t.ok(added[k].test(line), `${added[k]} matches ${JSON.stringify(line)}`);
+    t.same(misses(line, (s) => gate.bitsOf(s), patterns), [], `the gate lets ${JSON.stringify(line)} through for ${added[k]}`);
+  });
+  // …and what it derived is the pattern's own literal, so it still stops lines without it.
+  t.equal(new Prefilter([{ re: added[0], bit: 1 }]).bitsOf('nothing to see here'), 0, 'a line without "kaboom" skips that pattern');
+  t.same(atomsOf(/^\s*(Unpacking|Setting up) \S+/).anchor, 'start-after-space');
+  t.same(atomsOf(/(foo|.*)bar/).atoms?.length, 1, 'a branch that says nothing falls back to what follows');
+  t.equal(atomsOf(/\w+/).atoms, null, 'a pattern with no literal is tried on every line');
+  t.not(new Prefilter([{ re: /\w+/, bit: 1 }]).bitsOf('') & 1, 0, 'even the empty line');
 });
 
 t.test('stripColour gives what strip-ansi gives, colour or any other sequence', async (t) => {
