@@ -5,6 +5,7 @@
 // package is imported for types only, so nothing of it is bundled.
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
+import { GATE_TABLES } from './gate-tables.mjs';
 
 await build({
   entryPoints: ['lib/pi-extension.ts'],
@@ -24,5 +25,6 @@ await build({
     'process.env.OMNI_BUNDLED': '"1"',
     'process.env.OMNI_VERSION': JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version),
     'import.meta.url': '__omniImportMetaUrl',
+    __OMNI_GATE_TABLES__: GATE_TABLES,
   },
 });

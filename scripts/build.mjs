@@ -9,6 +9,8 @@
 import { build } from 'esbuild';
 import { chmodSync, copyFileSync, existsSync, readFileSync } from 'node:fs';
 
+import { GATE_TABLES } from './gate-tables.mjs';
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -23,6 +25,7 @@ const common = {
     'process.env.OMNI_BUNDLED': '"1"',
     'process.env.OMNI_VERSION': JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version),
     'import.meta.url': '__omniImportMetaUrl',
+    __OMNI_GATE_TABLES__: GATE_TABLES,
   },
 };
 

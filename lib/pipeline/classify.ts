@@ -1,7 +1,7 @@
 import stripAnsi from 'strip-ansi';
 import type { Line, Tier } from './types.js';
 import { batchStage, type RunState } from './stage.js';
-import { Prefilter } from './prefilter.js';
+import { derivePrefilter, Prefilter, type PrefilterTables } from './prefilter.js';
 
 /*
  * Tier patterns. Order matters: failure is checked first and nothing overrides it.
@@ -79,9 +79,17 @@ export function gatedPatterns(): Array<{ re: RegExp; bit: number; group?: string
   return patterns;
 }
 
-/** The gate, built from the lists on first use (start-up pays nothing for it). */
+/** The tables the build derived from these same lists (scripts/build.mjs); absent unbundled. */
+declare const __OMNI_GATE_TABLES__: PrefilterTables | undefined;
+
+/** What the build derived from the lists, else derived here on first use. */
+export function gateTables(): PrefilterTables {
+  return typeof __OMNI_GATE_TABLES__ === 'object' ? __OMNI_GATE_TABLES__ : derivePrefilter(gatedPatterns());
+}
+
+/** The gate, built on first use. */
 function prefilter(): Prefilter {
-  return (gate ??= new Prefilter(gatedPatterns()));
+  return (gate ??= new Prefilter(gateTables()));
 }
 
 /** Which patterns may match `s` (the bits above); a clear bit proves its pattern cannot. */

@@ -454,6 +454,53 @@ const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13) || (c > 127 && WS
  * `bitsOf(s)` is the OR of the bits of every pattern that may match `s` (patterns without
  * atoms are always in). A clear bit proves its pattern cannot match.
  */
+/**
+ * What a Prefilter is made of, as plain data: derived from the patterns by `derivePrefilter`.
+ * The build derives it once from the lists (scripts/build.mjs) and bundles the result, so a
+ * hook call does not parse every pattern's source at start-up (~25 ms cold); unbundled (tests,
+ * tsc) it is derived when first used. Either way it comes from the lists, never by hand.
+ */
+export interface PrefilterTables {
+  always: number;
+  atStart: Array<[number, number]>;
+  afterSpace: Array<[number, number]>;
+  /** One regex source per group, and that group's bits. */
+  res: string[];
+  rbits: number[];
+}
+
+export function derivePrefilter(patterns: Array<{ re: RegExp; bit: number; group?: string }>): PrefilterTables {
+  let always = 0;
+  const atStart = new Map<number, number>();
+  const afterSpace = new Map<number, number>();
+  // Case stays in the atoms as classes (`[Ee]rror`): one case-sensitive regex per group was
+  // measured faster than a case-insensitive one, or two per group.
+  const free = new Map<string, { atoms: string[][]; bits: number }>();
+  for (const p of patterns) {
+    const { anchor, atoms } = atomsOf(p.re);
+    if (!atoms) { always |= p.bit; continue; }
+    if (anchor === 'anywhere') {
+      const key = p.group ?? String(p.bit);
+      const g = free.get(key) ?? { atoms: [], bits: 0 };
+      g.atoms.push(...atoms.map(stem));
+      g.bits |= p.bit;
+      free.set(key, g);
+      continue;
+    }
+    const table = anchor === 'start' ? atStart : afterSpace;
+    for (const a of atoms) for (const c of a[0]) table.set(c.charCodeAt(0), (table.get(c.charCodeAt(0)) ?? 0) | p.bit);
+  }
+  const res: string[] = [];
+  const rbits: number[] = [];
+  for (const g of free.values()) {
+    // An atom another of the group covers (`ERRO` beside `[Ee][Rr][Rr][Oo]`) adds nothing.
+    const atoms = [...(asAtoms(lits(...g.atoms)) ?? new Map<string, Lit>()).values()];
+    res.push(trie(atoms));
+    rbits.push(g.bits);
+  }
+  return { always, atStart: [...atStart], afterSpace: [...afterSpace], res, rbits };
+}
+
 export class Prefilter {
   /** Bits set on every line: patterns nothing could be derived for. */
   readonly always: number;
@@ -468,32 +515,12 @@ export class Prefilter {
   private readonly res: RegExp[] = [];
   private readonly rbits: number[] = [];
 
-  constructor(patterns: Array<{ re: RegExp; bit: number; group?: string }>) {
-    let always = 0;
-    // Case stays in the atoms as classes (`[Ee]rror`): one case-sensitive regex per group was
-    // measured faster than a case-insensitive one, or two per group.
-    const free = new Map<string, { atoms: string[][]; bits: number }>();
-    for (const p of patterns) {
-      const { anchor, atoms } = atomsOf(p.re);
-      if (!atoms) { always |= p.bit; continue; }
-      if (anchor === 'anywhere') {
-        const key = p.group ?? String(p.bit);
-        const g = free.get(key) ?? { atoms: [], bits: 0 };
-        g.atoms.push(...atoms.map(stem));
-        g.bits |= p.bit;
-        free.set(key, g);
-        continue;
-      }
-      const table = anchor === 'start' ? this.atStart : this.afterSpace;
-      for (const a of atoms) for (const c of a[0]) table.set(c.charCodeAt(0), (table.get(c.charCodeAt(0)) ?? 0) | p.bit);
-    }
-    for (const g of free.values()) {
-      // An atom another of the group covers (`ERRO` beside `[Ee][Rr][Rr][Oo]`) adds nothing.
-      const atoms = [...(asAtoms(lits(...g.atoms)) ?? new Map<string, Lit>()).values()];
-      this.res.push(new RegExp(trie(atoms)));
-      this.rbits.push(g.bits);
-    }
-    this.always = always;
+  constructor(t: PrefilterTables) {
+    this.always = t.always;
+    for (const [c, b] of t.atStart) this.atStart.set(c, b);
+    for (const [c, b] of t.afterSpace) this.afterSpace.set(c, b);
+    for (const src of t.res) this.res.push(new RegExp(src));
+    this.rbits.push(...t.rbits);
     this.anyAfterSpace = this.afterSpace.size > 0;
     for (const [c, b] of this.atStart) if (c < 128) this.startAscii[c] = b;
     for (const [c, b] of this.afterSpace) if (c < 128) this.spaceAscii[c] = b;
