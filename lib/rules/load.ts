@@ -11,7 +11,8 @@
  * is parsed (and zod loaded) only when it exists.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, realpathSync, statSync, writeFileSync, renameSync, mkdirSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync, writeFileSync, renameSync } from 'node:fs';
+import { ensureDir } from '../store/ensure-dir.js';
 import { dirname, join, resolve } from 'node:path';
 import { omniHome } from '../store/open.js';
 import { logDiagnostic } from '../store/diagnostics.js';
@@ -149,7 +150,7 @@ export function trustFile(home: string, file: string): string {
     /* no trust file yet */
   }
   doc.files[abs] = { sha256: sha, trustedAt: new Date().toISOString() };
-  mkdirSync(home, { recursive: true, mode: 0o700 });
+  ensureDir(home);
   const tmp = `${f}.${process.pid}.tmp`;
   writeFileSync(tmp, JSON.stringify(doc, null, 2) + '\n', { mode: 0o600 });
   renameSync(tmp, f);

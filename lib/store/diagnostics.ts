@@ -1,4 +1,5 @@
-import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { appendFileSync, renameSync, statSync } from 'node:fs';
+import { ensureDir } from './ensure-dir.js';
 import { join } from 'node:path';
 import { omniHome } from './open.js';
 
@@ -15,7 +16,7 @@ export const LOG_MAX_BYTES = 1 << 20;
 export function logDiagnostic(where: string, what: unknown, env: NodeJS.ProcessEnv = process.env): void {
   try {
     const home = omniHome(env);
-    mkdirSync(home, { recursive: true, mode: 0o700 });
+    ensureDir(home);
     const file = join(home, 'omni.log');
     try {
       if (statSync(file).size > LOG_MAX_BYTES) renameSync(file, file + '.1');

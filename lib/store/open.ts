@@ -16,6 +16,7 @@
  * callers already treat as "no store": nothing archived, so nothing removed).
  */
 import { monotonicMs } from './clock.js';
+import { ensureDir } from './ensure-dir.js';
 import { lazyRequire } from './lazy-require.js';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -206,7 +207,7 @@ export function openStore(opts: OpenOptions = {}): Store {
   const budget = opts.budget ?? lockBudget(opts.busyTimeoutMs ?? BUSY_TIMEOUT_MS);
   let db: Database | undefined;
   try {
-    fs.mkdirSync(home, { recursive: true, mode: 0o700 });
+    ensureDir(home);
     if (!fs.existsSync(file)) {
       // Create the file ourselves so it is 0600 from its first byte; SQLite gives the
       // -wal and -shm files the same mode as the database file.
