@@ -7,7 +7,7 @@
 //   3. the server's RSS (VmRSS from /proc) after 100 warm-up calls and after --calls more;
 //   4. the store opened once: the server's open count is not visible from outside, so the
 //      number of file descriptors on omni.db before and after is printed instead;
-//   5. with --store-mb N: per-call time on an empty store against one grown to N MB (blobs,
+//   5. --store-mb N (default 200; 0 skips it): per-call time on an empty store against one grown to N MB (blobs,
 //      runs and ledger rows in the shape bench/store.mjs builds), two servers, calls alternated.
 import { readdirSync, readFileSync, readlinkSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -113,7 +113,7 @@ console.log(`| RSS growth after 200 parallel calls more | ${((rss2 - rss0) / 102
 console.log(`| omni.db descriptors open (after warm-up / at the end) | ${fds0} / ${dbFds()} |`);
 await client.close();
 
-const STORE_MB = arg('store-mb', 0);
+const STORE_MB = arg('store-mb', 200);
 if (STORE_MB > 0) {
   const { createRequire } = await import('node:module');
   const require = createRequire(import.meta.url);
