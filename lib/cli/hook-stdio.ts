@@ -14,6 +14,13 @@ function wouldBlock(err: unknown): boolean {
   return code === 'EAGAIN' || code === 'EWOULDBLOCK';
 }
 
+/** All of a stream, to its end. */
+export async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream as AsyncIterable<Buffer | string>) chunks.push(typeof c === 'string' ? Buffer.from(c) : c);
+  return Buffer.concat(chunks);
+}
+
 /** All of stdin, to EOF. */
 export async function readStdin(): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -24,7 +31,7 @@ export async function readStdin(): Promise<Buffer> {
       n = readSync(0, buf, 0, CHUNK, null);
     } catch (err) {
       if (!wouldBlock(err)) throw err;
-      for await (const c of process.stdin as AsyncIterable<Buffer | string>) chunks.push(typeof c === 'string' ? Buffer.from(c) : c);
+      chunks.push(await readAll(process.stdin));
       break;
     }
     if (n === 0) break;

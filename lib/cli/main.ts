@@ -3,7 +3,7 @@
  * the hook's start-up never parses zod or opens SQLite unless it must.
  */
 import { subcommandHelp, topLevelHelp } from './usage.js';
-import { readStdin, writeStdout } from './hook-stdio.js';
+import { readAll, readStdin, writeStdout } from './hook-stdio.js';
 
 import type { Io } from './io.js';
 
@@ -27,12 +27,6 @@ const SUBCOMMANDS: Record<string, () => Promise<{ run: SubRun }>> = {
   rules: () => import('./rules.js'),
 };
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of stream as AsyncIterable<Buffer>) chunks.push(typeof c === 'string' ? Buffer.from(c) : c);
-  return Buffer.concat(chunks);
-}
-
 /**
  * `omni <name> --help` (or -h) for any subcommand, answered here from the one table. exec's
  * arguments are the command's own (`omni exec ls -h`): only a first --help is omni's.
@@ -45,7 +39,6 @@ function wantsHelp(cmd: string, rest: string[]): boolean {
   return (end < 0 ? rest : rest.slice(0, end)).some(isHelp);
 }
 
-/** Returns the exit code. Never throws for a hook flag. */
 /** Is this argv[0] a hook entry (one payload in, at most one reply out, exit 0)? */
 export const isHookFlag = (arg: string | undefined): boolean => arg !== undefined && HOOK_FLAGS.has(arg);
 
@@ -57,10 +50,11 @@ const processIo: Io = {
   get stderr() { return process.stderr; },
 };
 
+/** Returns the exit code. Never throws for a hook flag. */
 export async function main(argv: string[], given?: Io): Promise<number> {
   const io = given ?? processIo;
   const cmd = argv[0];
-  if (cmd && HOOK_FLAGS.has(cmd)) {
+  if (cmd && isHookFlag(cmd)) {
     // A hook always exits 0 and prints one JSON object or nothing (host-contract 1.4).
     try {
       // The real process's stdio go by file descriptor (hook-stdio.ts); a test's Io as given.

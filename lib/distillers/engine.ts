@@ -2,6 +2,7 @@ import type { Transform } from 'node:stream';
 import type { Batch, Item, Line } from '../kit/types.js';
 import { batchStage, type RunState } from '../kit/stage.js';
 import { FOLD_MIN_LINES, foldPays, lineByteLength } from '../kit/marker.js';
+import { textOf } from './shared.js';
 
 /**
  * The one engine that turns a declaration (lib/distillers/hide.ts) into the distill stage.
@@ -130,8 +131,6 @@ const NON_BLANK = /\S/;
 function isBlank(plain: string): boolean {
   return !NON_BLANK.test(plain);
 }
-
-const textOf = (l: Line): string => l.plain ?? l.text;
 
 /** The distill stage for one run's recognition. */
 export function stageOf(run: RunState, rec: Recognition): Transform {

@@ -3,13 +3,12 @@
  * how the host was started, and the way it was started can carry rules a hook must respect
  * (Claude Code's `--settings`, Gemini CLI's `--yolo`/`--policy`).
  */
-import type { spawnSync as SpawnSync } from 'node:child_process';
+import type ChildProcess from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { lazyRequire } from '../store/lazy-require.js';
 
 /** child_process (and the net and dgram it loads) only off Linux, where `ps` is the way. */
-const spawnSync = (cmd: string, args: string[], opts: { encoding: 'utf8'; timeout: number }): { stdout?: string } =>
-  ((typeof require === 'function' ? require : createRequire(import.meta.url))('node:child_process') as { spawnSync: typeof SpawnSync }).spawnSync(cmd, args, opts);
+const childProcess = lazyRequire<typeof ChildProcess>('node:child_process');
 
 /** One process's argv and parent pid, or null when it cannot be read. */
 function processInfo(pid: number): { ppid: number; args: string[] } | null {
@@ -24,7 +23,7 @@ function processInfo(pid: number): { ppid: number; args: string[] } | null {
       return null;
     }
   }
-  const r = spawnSync('ps', ['-o', 'ppid=,args=', '-p', String(pid)], { encoding: 'utf8', timeout: 2000 });
+  const r = childProcess().spawnSync('ps', ['-o', 'ppid=,args=', '-p', String(pid)], { encoding: 'utf8', timeout: 2000 });
   const m = /^\s*(\d+)\s+(.*)$/.exec((r.stdout ?? '').trim());
   return m ? { ppid: Number(m[1]), args: m[2].split(/\s+/) } : null;
 }

@@ -173,7 +173,7 @@ export function classify(run: RunState) {
     for (const it of batch.items) {
       if (it.kind !== 'line') continue;
       const p = plainOf(it);
-      it.tier = classifyLine(p, prev, gateBits(p));
+      it.tier = classifyLine(p, prev);
       if (it.tier === 'failure') run.failureLines++;
       prev = p;
     }
