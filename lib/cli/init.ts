@@ -1,5 +1,5 @@
 /**
- * `omni init [--claude] [--codex] [--gemini] [--pi] [--cursor] [--all] [--project] [--uninstall] [--no-pre-hook]`:
+ * `omni init [--claude] [--codex] [--gemini] [--pi] [--cursor] [--all] [--project] [--uninstall] [--no-pre-hook] [--mcp-tools]`:
  * wire omni into the hosts on this machine.
  *
  * With host flags: exactly those hosts. Without: on a terminal, omni lists the hosts it found
@@ -77,7 +77,7 @@ export async function run(argv: string[], io: IO): Promise<number> {
     io.stdout.write(USAGE);
     return 0;
   }
-  const known = ['--project', '--uninstall', '--no-pre-hook', '--all', ...INSTALLERS.map((i) => `--${i.id}`)];
+  const known = ['--project', '--uninstall', '--no-pre-hook', '--mcp-tools', '--all', ...INSTALLERS.map((i) => `--${i.id}`)];
   for (const a of argv) {
     if (!known.includes(a)) {
       io.stderr.write(`omni init: unknown option ${a}\n${USAGE}`);
@@ -95,7 +95,7 @@ export async function run(argv: string[], io: IO): Promise<number> {
     io.stdout.write('omni: no host chosen; nothing to do\n');
     return 0;
   }
-  const opts: InstallOptions = { scope: flags.has('--project') ? 'project' : 'user', cwd: process.cwd(), bin: bin ?? '', preHook: !flags.has('--no-pre-hook'), env };
+  const opts: InstallOptions = { scope: flags.has('--project') ? 'project' : 'user', cwd: process.cwd(), bin: bin ?? '', preHook: !flags.has('--no-pre-hook'), mcpTools: flags.has('--mcp-tools'), env };
   let status = 0;
   for (const h of hosts) {
     try {

@@ -7,6 +7,7 @@
  */
 import { barLayout, formatBytes, type Bar } from './stats-chart.js';
 import type { Totals, RunRecord } from '../store/stats.js';
+import type { CostTotals } from '../store/costs.js';
 
 /** One trace as the page shows it. */
 export type Trace =
@@ -23,6 +24,9 @@ export interface ReportData {
   from: number;
   now: number;
   total: Totals;
+  /** omni's own cost (its MCP tool definitions on model requests) and the saving less it. */
+  cost?: CostTotals;
+  netSaved?: number;
   byDay: Bar[];
   byFamily: Bar[];
   byDoor: Array<Totals & { door: string }>;
@@ -161,6 +165,15 @@ pre{background:#f6f8fa;border:1px solid #e3e6ea;padding:8px;max-height:32em;over
 .cut{color:#8a4b00}.ctl{color:#8250df;background:#f0e8ff}
 `;
 
+/** omni's own cost netted against the saving; nothing when it cost nothing. */
+function costHtml(d: ReportData): string {
+  const c = d.cost;
+  if (!c || c.bytes <= 0) return '';
+  const net = d.netSaved ?? d.total.bytesSaved - c.bytes;
+  const per = c.requests > 0 ? Math.round(c.bytes / c.requests) : 0;
+  return `<p class="summary" id="cost">omni's own cost: <b>${formatBytes(c.bytes)}</b> (its MCP tool definitions, ~${formatBytes(per)} on each of <b>${c.requests}</b> model requests seen); net saved <b class="${net < 0 ? 'neg' : ''}">${formatBytes(net)}</b></p>`;
+}
+
 export function renderHtml(d: ReportData): string {
   const t = d.total;
   const since = d.from === 0 ? 'the beginning' : new Date(d.from).toISOString();
@@ -189,6 +202,7 @@ export function renderHtml(d: ReportData): string {
 <h1>omni stats</h1>
 <p>Since ${escapeHtml(since)} (${escapeHtml(d.period)}), written ${escapeHtml(new Date(d.now).toISOString())}. Only bytes the reader really received count; a pass-through counts as zero, a delivery larger than its input as a negative saving.</p>
 <p class="summary" id="summary"><b>${t.runs}</b> runs, <b>${t.applied}</b> applied: <b>${formatBytes(t.bytesIn)}</b> in, <b>${formatBytes(t.bytesDelivered)}</b> delivered, <b class="${t.bytesSaved < 0 ? 'neg' : ''}">${formatBytes(t.bytesSaved)}</b> saved (${pct(t)})</p>
+${costHtml(d)}
 <h2>Saved per day</h2>
 ${svgBars('chart-day', 'bytes saved per day', d.byDay)}
 <h2>Saved per family</h2>

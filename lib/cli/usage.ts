@@ -65,7 +65,7 @@ export const SUBCOMMAND_USAGE: readonly SubcommandUsage[] = [
   },
   {
     name: 'init',
-    synopsis: ['omni init [--claude] [--codex] [--gemini] [--pi] [--cursor] [--all] [--project] [--uninstall] [--no-pre-hook]'],
+    synopsis: ['omni init [--claude] [--codex] [--gemini] [--pi] [--cursor] [--all] [--project] [--uninstall] [--no-pre-hook] [--mcp-tools]'],
     summary: 'wire omni into the hosts you name (no host flag: asks on a terminal, else Claude Code)',
     options: [
       ['--<host>', 'exactly the hosts named: --claude, --codex, --gemini, --pi, --cursor'],
@@ -73,6 +73,7 @@ export const SUBCOMMAND_USAGE: readonly SubcommandUsage[] = [
       ['--project', "the project's config files (./.claude, ./.codex, ./.gemini, ./.pi, ./.cursor) instead of the user's"],
       ['--uninstall', "remove omni's entries only (every other hook, key and server is kept)"],
       ['--no-pre-hook', 'do not rewrite commands into `omni exec` (distil after the tool only)'],
+      ['--mcp-tools', "Claude Code: omni's MCP server also offers the model omni_run, omni_retrieve, omni_stats, omni_remember, omni_recall, omni_goal (without it: none; each offered tool rides on every model request)"],
       ['Claude Code', '>= 2.1.121, user scope: tool events through mcp_tool handlers on omni\'s MCP server (~/.claude.json), no process per call; OMNI_CLAUDE_TRANSPORT=command for command hooks'],
     ],
   },
@@ -99,9 +100,12 @@ export const SUBCOMMAND_USAGE: readonly SubcommandUsage[] = [
   },
   {
     name: 'mcp',
-    synopsis: ['omni mcp [--cwd <project dir>] [--hook-tool]'],
-    summary: 'MCP server on stdio (omni_run, omni_retrieve, omni_stats, omni_remember, omni_recall, omni_goal)',
-    options: [['--hook-tool', "also omni_hook, the door Claude Code's mcp_tool hook handlers call (`omni init --claude` registers it)"]],
+    synopsis: ['omni mcp [--cwd <project dir>] [--hook-tool [--mcp-tools]]'],
+    summary: 'MCP server on stdio; bare, it offers the model omni_run, omni_retrieve, omni_stats, omni_remember, omni_recall, omni_goal',
+    options: [
+      ['--hook-tool', "serve omni_hook, the door Claude Code's mcp_tool hook handlers call, and offer the model nothing (`omni init --claude` registers it)"],
+      ['--mcp-tools', 'with --hook-tool: offer the model the tools too (`omni init --claude --mcp-tools`)'],
+    ],
   },
   {
     name: 'rules',

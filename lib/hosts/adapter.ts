@@ -161,6 +161,8 @@ export interface InstallOptions {
   nodePath?: string;
   /** false: no pre-tool rewrite into `omni exec`. */
   preHook: boolean;
+  /** Offer the model omni's MCP tools (omni_run, …) where the install registers omni's server. */
+  mcpTools?: boolean;
   env: NodeJS.ProcessEnv;
 }
 

@@ -15,6 +15,7 @@ import { cliVersion, compareVersions, findProgram, missingInCommand } from './de
 import { claudeJsonPath, hasDenyEntry, installServer, isOmniServerEntry, MIN_MCP_TOOL_VERSION, serverSlot, uninstallServer, withOmniMcpHooks, withoutOmniMcpHooks } from './claude-mcp-transport.js';
 import { HOOK_SERVER, HOOK_TOOL_FULL_NAME } from './claude-hook-tool.js';
 import { readSettings, writeSettings, isObj, type Obj } from './hook-config.js';
+import { MCP_TOOLS_FLAG, MODEL_TOOLS } from './mcp-offer.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 export interface Check {
@@ -191,6 +192,18 @@ function serverEntry(env: NodeJS.ProcessEnv): { command: string; args: string[] 
   return { command: e.command, args: e.args.map(String) };
 }
 
+/** What omni's hook server offers the model: nothing by default, its tools with --mcp-tools. */
+export function offeredCheck(args: string[]): Check {
+  if (args.includes(MCP_TOOLS_FLAG)) {
+    return {
+      name: 'mcp-tools',
+      status: 'ok',
+      detail: `offered to the model: ${MODEL_TOOLS.join(', ')} (${MCP_TOOLS_FLAG}). Each model request carries them; \`omni stats\` nets that cost against the saving. omni_run refuses what your Bash deny and ask rules name. To offer nothing: \`omni init --claude\``,
+    };
+  }
+  return { name: 'mcp-tools', status: 'ok', detail: `offered to the model: none (omni's server answers only its hook handlers). To offer ${MODEL_TOOLS.join(', ')}: \`omni init --claude ${MCP_TOOLS_FLAG}\`` };
+}
+
 /** Which transport is wired, why, and whether the host will run it. */
 function checkTransport(env: NodeJS.ProcessEnv, regs: Registration[], version: string | null): Check[] {
   const tools = regs.filter((r) => r.event === 'PreToolUse' || r.event === 'PostToolUse' || r.event === 'PostToolUseFailure');
@@ -212,6 +225,7 @@ function checkTransport(env: NodeJS.ProcessEnv, regs: Registration[], version: s
   if (missing.length) out.push({ name: 'transport', status: 'fail', detail: `omni's MCP server in ${file} points at missing files (${missing.join(', ')}): omni does nothing. Run \`omni init --claude\` again` });
   else if (version && compareVersions(version, MIN_MCP_TOOL_VERSION) < 0) out.push({ name: 'transport', status: 'fail', detail: `mcp_tool handlers are wired, but Claude Code ${version} does not run them (${MIN_MCP_TOOL_VERSION} or later does): run \`omni init --claude\` again for command hooks, or update Claude Code` });
   else out.push({ name: 'transport', status: 'ok', detail: `mcp_tool handlers on omni's MCP server (\`${entry.command} ${entry.args.join(' ')}\`, ${file}): one process per session, no start-up per tool call` });
+  out.push(offeredCheck(entry.args));
   const settings = regs.filter((r) => r.type === 'mcp_tool').map((r) => r.file);
   if (!settings.some((f) => hasDenyEntry(readJson(f)))) out.push({ name: 'transport', status: 'warn', detail: `no permissions.deny entry for ${HOOK_TOOL_FULL_NAME}: the model is offered omni's internal hook tool. Run \`omni init --claude\`` });
   return out;
@@ -264,18 +278,22 @@ export const claudeInstaller: HostInstaller = {
       // server registered without the deny entry would offer omni_hook to the model.
       const { text, json } = readSettings(file);
       const r = writeSettings(file, text, withOmniMcpHooks(json, opts.bin, opts.nodePath, { preHook: opts.preHook }));
-      const srv = installServer(claudeJson, opts.bin, opts.nodePath);
+      const srv = installServer(claudeJson, opts.bin, opts.nodePath, { mcpTools: opts.mcpTools });
       const changed = r.changed || srv.changed;
+      const offered = opts.mcpTools
+        ? `offered to the model: ${MODEL_TOOLS.join(', ')} (each model request carries their definitions; \`omni stats\` counts that cost; omni_run refuses what your Bash deny and ask rules name)`
+        : `offered to the model: no tool (\`omni init --claude ${MCP_TOOLS_FLAG}\` offers ${MODEL_TOOLS.join(', ')})`;
       return {
         changed,
         files: [r.file, srv.file],
         notes: changed
           ? [
               `transport: mcp_tool handlers (${transport.why})`,
-              `MCP server "${HOOK_SERVER}" registered in ${srv.file}${srv.backup ? ` (backup: ${srv.backup})` : ''}: ${opts.nodePath ?? process.execPath} ${opts.bin} mcp --hook-tool`,
+              `MCP server "${HOOK_SERVER}" registered in ${srv.file}${srv.backup ? ` (backup: ${srv.backup})` : ''}: ${opts.nodePath ?? process.execPath} ${opts.bin} mcp --hook-tool${opts.mcpTools ? ` ${MCP_TOOLS_FLAG}` : ''}`,
+              offered,
               `hooks registered in ${r.file}${r.backup ? ` (backup: ${r.backup})` : ''}: PreToolUse, PostToolUse, PostToolUseFailure call ${HOOK_TOOL_FULL_NAME} (denied to the model in permissions.deny); SessionStart, SessionEnd, PreCompact run ${hookCommand(opts.bin, '--<event>', opts.nodePath)}`,
             ]
-          : [`transport: mcp_tool handlers (${transport.why})`, `hooks in ${r.file} and the MCP server in ${srv.file} already up to date`],
+          : [`transport: mcp_tool handlers (${transport.why})`, `hooks in ${r.file} and the MCP server in ${srv.file} already up to date`, offered],
       };
     }
     // Command hooks; a server omni registered earlier would only cost a process per session.
@@ -283,12 +301,13 @@ export const claudeInstaller: HostInstaller = {
     const { text, json } = readSettings(file);
     const r = writeSettings(file, text, withOmniHooksCommand(json, opts));
     const events = omniHookSpecs({ preHook: opts.preHook }).map((h) => h.event).join(', ');
+    const ignored = opts.mcpTools ? [`${MCP_TOOLS_FLAG} ignored: command hooks register no MCP server (\`omni mcp\` offers the tools if you add it yourself)`] : [];
     return {
       changed: r.changed || !!srv?.changed,
       files: [r.file],
       notes: r.changed
-        ? [`transport: command hooks (${transport.why})`, `hooks registered in ${r.file}${r.backup ? ` (backup: ${r.backup})` : ''}`, `events: ${events}`, `command: ${hookCommand(opts.bin, '--<event>', opts.nodePath)}`]
-        : [`transport: command hooks (${transport.why})`, `hooks in ${r.file} already up to date`],
+        ? [`transport: command hooks (${transport.why})`, `hooks registered in ${r.file}${r.backup ? ` (backup: ${r.backup})` : ''}`, `events: ${events}`, `command: ${hookCommand(opts.bin, '--<event>', opts.nodePath)}`, ...ignored]
+        : [`transport: command hooks (${transport.why})`, `hooks in ${r.file} already up to date`, ...ignored],
     };
   },
   uninstall(opts) {

@@ -35,7 +35,12 @@ function readRules(file: string, into: PermissionRules, allowTrusted: boolean): 
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
-  } catch {
+  } catch (err) {
+    // Absent is no rules; present but unreadable (a directory, no permission) might hold a deny.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return;
+    into.ask.push('Bash');
+    into.sources.push(`${file} (unreadable, ${code}: treated as ask for every command)`);
     return;
   }
   let json: unknown;

@@ -110,13 +110,14 @@ t.test('the real CLI with omni wired through mcp_tool handlers by `omni init`', 
     t.match(o.text, /^\s*\d+\t\[omni: lines 1-\d+: \d+ lines already shown — omni retrieve [0-9a-f]{16}\]/m, 'one numbered marker naming its handle');
   });
 
-  t.test('the model is never offered the internal tool; omni\'s own tools stay', async (t) => {
+  t.test('the model is never offered the internal tool, nor (default install) omni\'s own tools', async (t) => {
     const bodies = omni.requests.filter((r) => /\/v1\/messages/.test(r.url)).map((r) => JSON.stringify(r.body));
     t.ok(bodies.length > 0, `${bodies.length} model requests`);
     t.same(bodies.filter((b) => b.includes('omni_hook')).length, 0, 'no request names omni_hook');
     const tools = (omni.requests.find((r) => Array.isArray((r.body as any)?.tools))?.body as any)?.tools.map((x: any) => x.name) ?? [];
     t.notOk(tools.includes('mcp__omni__omni_hook'), `tools list: ${tools.join(', ')}`);
-    t.ok(bodies.some((b) => b.includes('omni_run')), 'omni_run is offered (the server was connected)');
+    t.notOk(bodies.some((b) => b.includes('mcp__omni__omni_run')), 'omni_run is not offered (opt-in: claude-mcp-tools.test.ts)');
+    t.match(seen(omni, 0)!.text, /omni retrieve [0-9a-f]{16}/, 'the server was connected: its hook tool distilled step 0');
   });
 
   t.test('omni retrieve, a later call, gives back exactly the lines the fold of step 0 hid', async (t) => {
