@@ -1,0 +1,2 @@
+// Rows of the new ecosystems (1000+).
+export default [];
