@@ -1,14 +1,13 @@
 // Every corpus case as a row, in capture order. A rows file holds one namespace: its fixtures
 // live in corpus/fixtures/<ns>/, its scratch projects under <scratch>/<ns>/ ({T} in a row), and
 // it may give every row an environment and a keep dialect (keep.mjs) of its own.
-import base from './base.mjs';
-import extra from './extra.mjs';
-import extra2 from './extra2.mjs';
-import extra3 from './extra3.mjs';
-import fresh1 from './fresh1.mjs';
-import freshGit from './fresh-git.mjs';
-import fresh2 from './fresh2.mjs';
-import ecosystems from './ecosystems.mjs';
+// A rows file is JSON: {"about", "rows": [{id, kind, family, fixture, cwd, cmd, keep, about, env,
+// before, after, cmdFrom, run, dialect}]}; keep patterns are Python-style regexes (keep.mjs).
+import { readFileSync } from 'node:fs';
+
+const load = (name) => JSON.parse(readFileSync(new URL(`./${name}.json`, import.meta.url), 'utf8')).rows;
+const [base, extra, extra2, extra3, fresh1, freshGit, fresh2, ecosystems] =
+  ['base', 'extra', 'extra2', 'extra3', 'fresh1', 'fresh-git', 'fresh2', 'ecosystems'].map(load);
 
 const SYS = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 const NPM_QUIET = { npm_config_fund: 'false', npm_config_audit: 'false' };

@@ -1,2 +1,0 @@
-// Rows of the new ecosystems (1000+).
-export default [];
