@@ -47,8 +47,21 @@ export function baseEnv(vars) {
   };
 }
 
+/**
+ * What a host adds to the environment of the commands it runs. Claude Code 2.1.332's Bash tool
+ * (read from `env` run through the pinned CLI): CLAUDECODE and AI_AGENT switch some tools to an
+ * agent mode (jest 30's agent reporter), so a row with `host: 'claude'` captures that variant.
+ * Per-session values (CLAUDE_CODE_SESSION_ID, CLAUDE_PID, sockets, tokens) are left out.
+ */
+export const HOSTS = {
+  claude: {
+    CLAUDECODE: '1', AI_AGENT: 'claude-code_2-1-332_agent', CLAUDE_CODE_CHILD_SESSION: '1', CLAUDE_CODE_SESSION_ATTENDED: '0',
+    CLAUDE_CODE_ENTRYPOINT: 'sdk-cli', GIT_EDITOR: 'true', COREPACK_ENABLE_AUTO_PIN: '0', NoDefaultCurrentDirectoryInExePath: '1',
+  },
+};
+
 function envOf(row, vars) {
-  const env = { ...baseEnv(vars) };
+  const env = { ...baseEnv(vars), ...(row.host ? HOSTS[row.host] : {}) };
   for (const [k, v] of Object.entries(row.env ?? {})) {
     if (v === null) delete env[k];
     else env[k] = expand(String(v), vars);
