@@ -577,7 +577,7 @@ export const pythonSession: Session = {
   name: 'python-pytest',
   ecosystem: 'Python package: pytest, flake8, setuptools sdist, make',
   set: 'dev',
-  needs: ['python3', 'flake8', 'make', 'git'],
+  needs: ['python3', 'pytest', 'flake8', 'make', 'git'],
   files: pythonFiles,
   env: { SOURCE_DATE_EPOCH: '1763632800', PYTHONDONTWRITEBYTECODE: '1' },
   history: [
