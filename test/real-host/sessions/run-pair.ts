@@ -11,7 +11,7 @@
  * and clock, so a commit made in the session has the same hash in both runs.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { attachments, claudeBin, omniBin, runClaude, type RunResult } from '../harness.js';
@@ -189,9 +189,4 @@ function realDir(d: string): string {
   } catch {
     return d;
   }
-}
-
-export function ensureDir(d: string): string {
-  mkdirSync(d, { recursive: true });
-  return d;
 }
