@@ -54,8 +54,10 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Extra env for `omni init` only (e.g. OMNI_CLAUDE_BIN, so init sees the CLI's version); {{PROJ}} is replaced. */
   initEnv?: Record<string, string>;
-  /** Extra arguments for `omni init` (e.g. `--mcp-tools`). */
+  /** Arguments after `omni init` (e.g. `['--claude']` or `['--claude', '--mcp-tools']`, as a user types them). Default: none. */
   initArgs?: string[];
+  /** Runs after the project's files are written and before `omni init` (e.g. `git init` and its history). */
+  prepare?: (dirs: { proj: string; home: string; tmp: string; env: Record<string, string> }) => void;
   timeoutMs?: number;
   tag?: string;
   /** Run a new session in the directory of an earlier run (its HOME, project, store). */
@@ -127,6 +129,7 @@ export async function runClaude(opts: RunOptions): Promise<RunResult> {
   }
   const omniHome = join(dir, 'omni-home');
   const baseEnv = hostEnv({ home, tmp, omniHome });
+  if (opts.prepare && !opts.after) opts.prepare({ proj, home, tmp, env: { ...baseEnv, ...(opts.env ?? {}) } });
 
   // Install omni exactly as a user would: the real `omni init`, against this HOME.
   let initOutput = '';
