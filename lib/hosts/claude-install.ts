@@ -91,7 +91,7 @@ function checkHooks(env: NodeJS.ProcessEnv, projectDir: string): { checks: Check
     checks.push({ name: 'hooks-registered', status: 'fail', detail: `no omni hooks in ${files.join(', ')}; run \`omni init\`` });
     return { checks, regs };
   }
-  // PreToolUse is optional (`omni init --no-pre-hook`).
+  // PreToolUse is opt-in (`omni init --rewrite`).
   const missing = OMNI_HOOKS.filter((s) => s.event !== 'PreToolUse' && !regs.some((r) => r.event === s.event));
   const post = OMNI_HOOKS.find((s) => s.event === 'PostToolUse');
   if (missing.some((m) => m.event === 'PostToolUse')) {
