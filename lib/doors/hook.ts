@@ -265,11 +265,11 @@ async function postToolFailure(input: Extract<HookInput, { kind: 'post-tool-fail
 // Pre-tool: the rewrite into `omni exec`.
 
 async function preTool(host: HostAdapter, p: JsonObject, input: PreToolInput, env: NodeJS.ProcessEnv): Promise<string> {
-  if (env.OMNI_NO_REWRITE === '1' || !host.rewrite) return '';
+  if (!host.rewrite) return '';
   const { decideRewrite } = await import('./prehook-policy.js');
   const d = await decideRewrite(host, p, input, env);
-  if (env.OMNI_HOOK_TRACE) logDiagnostic('hook', `pre-hook ${host.id}: ${d.rewrite ? 'rewrite' : 'leave'} (${d.reason})`, env);
-  return d.rewrite ? d.reply : '';
+  if (env.OMNI_HOOK_TRACE) logDiagnostic('hook', `pre-hook ${host.id}: ${d.rewrite ? 'rewrite' : d.reply ? 'deny' : 'leave'} (${d.reason})`, env);
+  return d.reply ?? '';
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HostInstaller, HostStatus, InstallOptions, Problem } from './adapter.js';
+import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from './adapter.js';
 import { OMNI_HOOKS, omniHandlersIn, projectSettingsPath, userSettingsPath, hookCommand, omniHookSpecs, withOmniHooks } from './claude-settings.js';
 import { cliVersion, compareVersions, findProgram, missingInCommand } from './detect.js';
 import { claudeJsonPath, hasDenyEntry, installServer, isOmniServerEntry, MIN_MCP_TOOL_VERSION, serverSlot, uninstallServer, withOmniMcpHooks, withoutOmniMcpHooks } from './claude-mcp-transport.js';
@@ -92,7 +92,7 @@ function checkHooks(env: NodeJS.ProcessEnv, projectDir: string): { checks: Check
     checks.push({ name: 'hooks-registered', status: 'fail', detail: `no omni hooks in ${files.join(', ')}; run \`omni init\`` });
     return { checks, regs };
   }
-  // PreToolUse is optional (`omni init --no-pre-hook`).
+  // PreToolUse is opt-in (`omni init --rewrite`).
   const missing = OMNI_HOOKS.filter((s) => s.event !== 'PreToolUse' && !regs.some((r) => r.event === s.event));
   const post = OMNI_HOOKS.find((s) => s.event === 'PostToolUse');
   if (missing.some((m) => m.event === 'PostToolUse')) {
@@ -102,6 +102,11 @@ function checkHooks(env: NodeJS.ProcessEnv, projectDir: string): { checks: Check
   } else {
     checks.push({ name: 'hooks-registered', status: 'ok', detail: `${regs.length} omni hooks in ${[...new Set(regs.map((r) => r.file))].join(', ')}` });
   }
+  checks.push(
+    regs.some((r) => r.event === 'PreToolUse')
+      ? { name: 'rewrite', status: 'ok', detail: 'on: PreToolUse rewrites plain noisy commands into omni exec where the host would run them unasked (`omni init --claude` again turns it off)' }
+      : { name: 'rewrite', status: 'ok', detail: 'off: commands run as approved, in the host\'s shell, and are distilled afterwards (`omni init --claude --rewrite` turns it on)' },
+  );
   const postRegs = regs.filter((r) => r.event === 'PostToolUse');
   for (const r of postRegs) {
     if (post && r.matcher !== undefined && !/Bash/.test(r.matcher) && r.matcher !== '*' && r.matcher !== '') {
@@ -260,6 +265,18 @@ function settingsFile(opts: Pick<InstallOptions, 'scope' | 'cwd' | 'env'>): stri
   return opts.scope === 'project' ? projectSettingsPath(opts.cwd) : userSettingsPath(opts.env);
 }
 
+/** What the install says about the rewrite, either way. */
+function rewriteNote(preHook: boolean): string {
+  return preHook
+    ? 'rewrite: PreToolUse rewrites plain noisy commands into `omni exec --bash` where the host would run them unasked (--rewrite); everything else is distilled after it ran'
+    : 'no command rewrite: every command runs as the user approved it, in the host\'s shell; omni distils its output afterwards (`omni init --claude --rewrite` opts in)';
+}
+
+/** Did doctor find omni's PreToolUse registered? */
+function hooksRewrite(checks: Check[]): boolean {
+  return checks.some((c) => c.name === 'rewrite' && c.status === 'ok' && c.detail.startsWith('on'));
+}
+
 export const claudeInstaller: HostInstaller = {
   id: 'claude',
   name: 'Claude Code',
@@ -283,18 +300,21 @@ export const claudeInstaller: HostInstaller = {
       const offered = opts.mcpTools
         ? `offered to the model: ${MODEL_TOOLS.join(', ')} (each model request carries their definitions; \`omni stats\` counts that cost; omni_run refuses what your Bash deny and ask rules name)`
         : `offered to the model: no tool (\`omni init --claude ${MCP_TOOLS_FLAG}\` offers ${MODEL_TOOLS.join(', ')})`;
-      return {
+      const result: InstallResult = {
         changed,
         files: [r.file, srv.file],
         notes: changed
           ? [
               `transport: mcp_tool handlers (${transport.why})`,
+              `transport: mcp_tool handlers (${transport.why})`,
               `MCP server "${HOOK_SERVER}" registered in ${srv.file}${srv.backup ? ` (backup: ${srv.backup})` : ''}: ${opts.nodePath ?? process.execPath} ${opts.bin} mcp --hook-tool${opts.mcpTools ? ` ${MCP_TOOLS_FLAG}` : ''}`,
               offered,
-              `hooks registered in ${r.file}${r.backup ? ` (backup: ${r.backup})` : ''}: PreToolUse, PostToolUse, PostToolUseFailure call ${HOOK_TOOL_FULL_NAME} (denied to the model in permissions.deny); SessionStart, SessionEnd, PreCompact run ${hookCommand(opts.bin, '--<event>', opts.nodePath)}`,
+              `hooks registered in ${r.file}${r.backup ? ` (backup: ${r.backup})` : ''}: ${opts.preHook ? 'PreToolUse, ' : ''}PostToolUse, PostToolUseFailure call ${HOOK_TOOL_FULL_NAME} (denied to the model in permissions.deny); SessionStart, SessionEnd, PreCompact run ${hookCommand(opts.bin, '--<event>', opts.nodePath)}`,
             ]
           : [`transport: mcp_tool handlers (${transport.why})`, `hooks in ${r.file} and the MCP server in ${srv.file} already up to date`, offered],
       };
+      result.notes.push(rewriteNote(opts.preHook));
+      return result;
     }
     // Command hooks; a server omni registered earlier would only cost a process per session.
     const srv = opts.scope === 'user' && slot === 'omni' ? uninstallServer(claudeJson) : null;
@@ -305,9 +325,12 @@ export const claudeInstaller: HostInstaller = {
     return {
       changed: r.changed || !!srv?.changed,
       files: [r.file],
-      notes: r.changed
-        ? [`transport: command hooks (${transport.why})`, `hooks registered in ${r.file}${r.backup ? ` (backup: ${r.backup})` : ''}`, `events: ${events}`, `command: ${hookCommand(opts.bin, '--<event>', opts.nodePath)}`, ...ignored]
-        : [`transport: command hooks (${transport.why})`, `hooks in ${r.file} already up to date`, ...ignored],
+      notes: [
+        ...(r.changed
+          ? [`transport: command hooks (${transport.why})`, `hooks registered in ${r.file}${r.backup ? ` (backup: ${r.backup})` : ''}`, `events: ${events}`, `command: ${hookCommand(opts.bin, '--<event>', opts.nodePath)}`, ...ignored]
+          : [`transport: command hooks (${transport.why})`, `hooks in ${r.file} already up to date`, ...ignored]),
+        rewriteNote(opts.preHook),
+      ],
     };
   },
   uninstall(opts) {
@@ -335,7 +358,9 @@ export const claudeInstaller: HostInstaller = {
       tier: 'full',
       files: [userSettingsPath(opts.env), projectSettingsPath(opts.cwd)],
       problems,
-      note: 'PostToolUse replaces Bash and Read output (updatedToolOutput); PreToolUse rewrites noisy commands into omni exec where permissions allow',
+      note: hooksRewrite(checks)
+        ? 'PostToolUse replaces Bash and Read output (updatedToolOutput); PreToolUse rewrites plain noisy commands into omni exec where the host would run them unasked (omni init --rewrite)'
+        : 'PostToolUse replaces Bash and Read output (updatedToolOutput); commands run as the user approved them, in the host\'s shell',
       checks,
     } satisfies HostStatus;
   },

@@ -28,9 +28,12 @@ import { MCP_TOOLS_FLAG } from './mcp-offer.js';
  */
 export const MIN_MCP_TOOL_VERSION = '2.1.121';
 
-/** Each tool event, as an mcp_tool handler naming the same entry its command hook would run. */
+/**
+ * Each tool event, as an mcp_tool handler naming the same entry its command hook would run.
+ * PreToolUse only with `preHook` (`omni init --rewrite`).
+ */
 export function mcpHookSpecs(opts: { preHook?: boolean } = {}): OmniHookSpec[] {
-  return OMNI_HOOKS.filter((h) => opts.preHook !== false || h.event !== 'PreToolUse').map((h) => {
+  return OMNI_HOOKS.filter((h) => opts.preHook === true || h.event !== 'PreToolUse').map((h) => {
     if (h.event !== 'PreToolUse' && h.event !== 'PostToolUse' && h.event !== 'PostToolUseFailure') return h;
     return { ...h, mcpTool: { server: HOOK_SERVER, tool: HOOK_TOOL, input: hookToolInput(h.flag.replace(/^--/, '')) } };
   });

@@ -282,6 +282,11 @@ export function preToolUseReply(
   return JSON.stringify({ hookSpecificOutput: out });
 }
 
+/** PreToolUse: refuse the call; the host hands the model the reason. */
+export function preToolUseDeny(reason: string): string {
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } });
+}
+
 /** PostToolUseFailure / SessionStart: the only channel there is additionalContext. */
 export function additionalContextReply(event: 'PostToolUseFailure' | 'SessionStart', text: string): string {
   return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: text } });
@@ -422,9 +427,10 @@ export const claude: HostAdapter = {
     return mcpReply((p as PostToolUsePayload).tool_response as McpBlock[], texts);
   },
   rewrite: {
-    policy: async (p, input, env) => (await import('./claude-policy.js')).claudeRewritePolicy(p, input, env),
+    policy: async (p, input, env, rewritten) => (await import('./claude-policy.js')).claudeRewritePolicy(p, input, env, rewritten),
     reply: (p, _input, command, decision, reason) =>
       preToolUseReply((p as PreToolUsePayload).tool_input, command, decision, decision ? `omni: allowed by the user's ${reason}` : undefined),
+    deny: (_p, _input, reason) => preToolUseDeny(reason),
   },
   replyContext(_p, input, text) {
     if (input.kind !== 'session-start' && input.kind !== 'post-tool-failure') return '';

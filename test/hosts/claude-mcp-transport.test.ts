@@ -45,10 +45,17 @@ t.test(`Claude Code ${MIN_MCP_TOOL_VERSION}: mcp_tool handlers on omni's server,
   t.equal(cj.numStartups, 3, 'every other key is kept');
   t.equal(statSync(s.claudeJson).mode & 0o777, 0o600, '~/.claude.json keeps its mode');
   const st = s.read(s.settings);
-  for (const [event, entry] of [['PreToolUse', 'pre-hook'], ['PostToolUse', 'post-hook'], ['PostToolUseFailure', 'post-hook-failure']]) {
+  for (const [event, entry] of [['PostToolUse', 'post-hook'], ['PostToolUseFailure', 'post-hook-failure']]) {
     const h = st.hooks[event].at(-1).hooks[0];
     t.same({ type: h.type, server: h.server, tool: h.tool, input: h.input }, { type: 'mcp_tool', server: 'omni', tool: 'omni_hook', input: hookToolInput(entry) }, `${event}: an mcp_tool handler for omni --${entry}`);
   }
+  t.notOk('PreToolUse' in st.hooks, 'no PreToolUse by default: commands run as approved');
+  const rw = omni(['init', '--claude', '--rewrite'], s.env);
+  t.equal(rw.status, 0, rw.stderr);
+  const pre = s.read(s.settings).hooks.PreToolUse.at(-1).hooks[0];
+  t.same({ type: pre.type, server: pre.server, tool: pre.tool, input: pre.input }, { type: 'mcp_tool', server: 'omni', tool: 'omni_hook', input: hookToolInput('pre-hook') }, 'with --rewrite: PreToolUse as an mcp_tool handler for omni --pre-hook');
+  t.equal(omni(['init', '--claude'], s.env).status, 0, 'init without --rewrite');
+  t.same(s.read(s.settings), st, 'takes the rewrite out again, nothing else changed');
   for (const event of ['SessionStart', 'SessionEnd', 'PreCompact']) {
     const h = st.hooks[event][0].hooks[0];
     t.equal(h.type, 'command', `${event} stays a command hook`);

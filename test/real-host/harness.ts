@@ -54,7 +54,7 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Extra env for `omni init` only (e.g. OMNI_CLAUDE_BIN, so init sees the CLI's version); {{PROJ}} is replaced. */
   initEnv?: Record<string, string>;
-  /** Arguments after `omni init` (e.g. `['--claude']` or `['--claude', '--mcp-tools']`, as a user types them). Default: none. */
+  /** Arguments after `omni init` (default none: what a user types first; `['--claude', '--rewrite']` opts in to the rewrite, `['--claude', '--mcp-tools']` to omni's MCP tools). */
   initArgs?: string[];
   /** Runs after the project's files are written and before `omni init` (e.g. `git init` and its history). */
   prepare?: (dirs: { proj: string; home: string; tmp: string; env: Record<string, string> }) => void;
