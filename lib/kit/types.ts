@@ -113,6 +113,11 @@ export interface PipelineContext {
   holdMs?: number;
   /** Holding also ends once no input arrived for this long (see DEFAULT_HOLD_IDLE_MS). */
   holdIdleMs?: number;
+  /**
+   * OMNI_MASK=all: secrets are masked in reads, failing exits and passthrough text too (by
+   * default only output omni distils is masked; those pass byte for byte).
+   */
+  maskAll?: boolean;
   /** Receipt store for removed bytes. Without it nothing may be removed. */
   archive?: Archive;
   /**

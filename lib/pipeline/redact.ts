@@ -36,9 +36,9 @@ export function maySecret(text: string): boolean {
   return MAYBE.test(text);
 }
 
-/** What stands for a value: `***`, or as many stars as it has characters when it is shorter. */
+/** What stands for a value: `***`. A value shorter than that is no secret and stays (a mask is never longer). */
 function maskOf(value: string): string {
-  return value.length >= 3 ? '***' : '*'.repeat(value.length);
+  return value.length >= 3 ? '***' : value;
 }
 
 /** A password in a URL's user info: `postgres://app:hunter2@db:5432/shop`, `redis://:pw@host`. */
@@ -176,21 +176,31 @@ export function maskStep(text: string, inKey: boolean): MaskStep {
  * shows archived or recorded bytes to someone who may be a model.
  */
 export function maskSecrets(text: string): string {
-  if (!MAYBE.test(text)) return text;
+  return textMasker()(text);
+}
+
+/**
+ * A masker over a text that arrives in pieces, each ending a line (or the last): a key block
+ * that spans two pieces is masked as one.
+ */
+export function textMasker(): (text: string) => string {
   let inKey = false;
-  let out = '';
-  let at = 0;
-  while (at <= text.length) {
-    const nl = text.indexOf('\n', at);
-    const end = nl < 0 ? text.length : nl;
-    const r = maskStep(text.slice(at, end), inKey);
-    inKey = r.inKey;
-    out += r.text;
-    if (nl < 0) break;
-    out += '\n';
-    at = nl + 1;
-  }
-  return out;
+  return (text) => {
+    if (!inKey && !MAYBE.test(text)) return text;
+    let out = '';
+    let at = 0;
+    while (at <= text.length) {
+      const nl = text.indexOf('\n', at);
+      const end = nl < 0 ? text.length : nl;
+      const r = maskStep(text.slice(at, end), inKey);
+      inKey = r.inKey;
+      out += r.text;
+      if (nl < 0) break;
+      out += '\n';
+      at = nl + 1;
+    }
+    return out;
+  };
 }
 
 /**
