@@ -304,6 +304,12 @@ export const MARKER_PREFIX = '[omni:';
  * the read, replaced by marker lines) keeps the rest numbered right if startLine moves by
  * k - markers. A fold anywhere else would shift every line after it: refused (null).
  */
+/** The same lines, some changed in place (masked): every line keeps its number. */
+export function inPlace(original: string, changed: string, startLine: number): { content: string; startLine: number } | null {
+  if (changed === original || changed.split('\n').length !== original.split('\n').length) return null;
+  return { content: changed, startLine };
+}
+
 export function headFold(
   original: string,
   distilled: string,
@@ -412,8 +418,9 @@ export const claude: HostAdapter = {
     return bashReply(r, out, { dropPersisted: true });
   },
   replyRead(p, input, content) {
-    // Only a fold at the head keeps the host's line numbers right; anything else is refused.
-    const fold = headFold(input.content, content, input.startLine);
+    // Only a fold at the head, or lines changed in place (secrets masked under OMNI_MASK=all),
+    // keep the host's line numbers right; anything else is refused.
+    const fold = headFold(input.content, content, input.startLine) ?? inPlace(input.content, content, input.startLine);
     if (!fold) return '';
     return readReply((p as PostToolUsePayload).tool_response as ReadTextResponse, fold.content, fold.startLine);
   },

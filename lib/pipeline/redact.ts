@@ -302,9 +302,11 @@ function redactMaybe(text: string): Redaction {
 /**
  * The redaction stage: sets `line.out` on shown lines that carried a secret value, and
  * `line.masked` (the raw form, masked) on every line that did, visible or hidden in a marker.
- * `maskAll` (OMNI_MASK=all): reads are masked too.
+ * A read (`cat`, `head`, the Read tool: `read`) is left alone: an agent edits a file by the text
+ * it read, so a masked read could write `***` over the real value. `maskAll` (OMNI_MASK=all):
+ * reads are masked too.
  */
-export function redact(run: RunState, opts: { maskAll?: boolean } = {}) {
+export function redact(run: RunState, opts: { maskAll?: boolean; read?: boolean } = {}) {
   let inKey = false;
   const visible = (l: Line) => {
     const shown = l.out ?? l.plain ?? l.text;
@@ -332,7 +334,7 @@ export function redact(run: RunState, opts: { maskAll?: boolean } = {}) {
     if (r.text !== raw) l.masked = r.text;
   };
   return batchStage(run, (batch, push) => {
-    if (run.passthrough || (run.distiller === 'read' && !opts.maskAll)) return push(batch);
+    if (run.passthrough || ((opts.read || run.distiller === 'read') && !opts.maskAll)) return push(batch);
     for (const it of batch.items) {
       if (it.kind === 'line') visible(it);
       else for (const h of it.hidden) hidden(h);
