@@ -208,10 +208,18 @@ export function textMasker(): (text: string) => string {
  * (latin1), so bytes outside a mask come back as they were.
  */
 export function maskSecretBytes(data: Buffer): Buffer {
-  const utf8 = isUtf8(data);
-  const text = data.toString(utf8 ? 'utf8' : 'latin1');
-  const masked = maskSecrets(text);
-  return masked === text ? data : Buffer.from(masked, utf8 ? 'utf8' : 'latin1');
+  return bytesMasker()(data);
+}
+
+/** textMasker over bytes that arrive in pieces of whole lines, each decoded as maskSecretBytes does. */
+export function bytesMasker(): (data: Buffer) => Buffer {
+  const mask = textMasker();
+  return (data) => {
+    const utf8 = isUtf8(data);
+    const text = data.toString(utf8 ? 'utf8' : 'latin1');
+    const masked = mask(text);
+    return masked === text ? data : Buffer.from(masked, utf8 ? 'utf8' : 'latin1');
+  };
 }
 
 function isUtf8(b: Buffer): boolean {
@@ -316,7 +324,6 @@ export function redact(run: RunState, opts: { maskAll?: boolean; read?: boolean 
     if (r.text !== shown) {
       l.out = r.text;
       l.redacted = true;
-      run.redactedBytes += Buffer.byteLength(shown) - Buffer.byteLength(r.text);
     }
     run.redactions += r.count;
     const raw = l.raw ?? l.text;

@@ -3,8 +3,8 @@ import type { Batch, Item, Line, Marker, PipelineContext } from './types.js';
 import { BATCH_QUEUE, type RunState } from './stage.js';
 import type { Coverage, Spool } from './spool.js';
 import { redrawSegments } from './frame.js';
-import { formatMarker, HANDLE_PLACEHOLDER, lineBytes, lineByteLength, runBytes } from './marker.js';
-import { maskSecrets, textMasker } from './redact.js';
+import { formatMarker, HANDLE_PLACEHOLDER, lineByteLength, runBytes } from './marker.js';
+import { bytesMasker, maskSecrets } from './redact.js';
 
 /** exec and pipe hold output this long before streaming (README: "the hold-back window"). */
 export const DEFAULT_HOLD_BYTES = 256 << 10;
@@ -297,7 +297,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
    * masked too, whole lines at a time; binary and invalid UTF-8 never are.
    */
   const maskPassthrough = () => ctx.maskAll === true && run.passthrough !== null && run.passthrough !== 'binary' && run.passthrough !== 'invalid-utf8';
-  let passMasker: ((text: string) => string) | null = null;
+  let passMasker: ((data: Buffer) => Buffer) | null = null;
 
   /** Copies the raw bytes from what output covers up to `upTo` (`last`: the input ends there). */
   const switchToRaw = (t: Transform, upTo: number, last = false) => {
@@ -317,9 +317,9 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
       if (nl >= 0) to = from + nl + 1;
     }
     if (to <= from) return;
-    passMasker ??= textMasker();
+    passMasker ??= bytesMasker();
     rawEmitted = Math.max(rawEmitted, to);
-    out(t, Buffer.from(passMasker(spool.slice(from, to).toString('utf8'))));
+    out(t, passMasker(spool.slice(from, to)));
   };
 
   /**

@@ -175,6 +175,12 @@ t.test('what passes byte for byte by rule stays so; OMNI_MASK=all masks it too',
   t.notOk(pipeAll.toString().includes(s.secret), 'OMNI_MASK=all: structured text masked');
   t.equal(JSON.parse(pipeAll.toString()).name, 'app', 'and still the same JSON around the masks');
 
+  // A reshaping tail's output is the tail's (passed through), invalid UTF-8 and all.
+  const sorted = Buffer.concat([Buffer.from(`A=1\n${s.line}\nBIN=`), Buffer.from([0xff, 0xfe]), Buffer.from('\nZ=2\n')]);
+  t.ok((await pipeBuffered(sorted, { command: 'env | sort', home })).equals(sorted), 'a reshaping tail (env | sort): byte for byte');
+  const sortedAll = await pipeStream([{ bytes: sorted, pauseMs: 0 }], { command: 'env | sort', home, env: { ...HOLD_NEVER, OMNI_MASK: 'all' } });
+  t.same(sortedAll, Buffer.concat([Buffer.from(`A=1\n${redactLine(s.line).text}\nBIN=`), Buffer.from([0xff, 0xfe]), Buffer.from('\nZ=2\n')]), 'OMNI_MASK=all: masked, every other byte as it came');
+
   const env = Buffer.from(`HOME=/home/dev\n${s.line}\nLANG=C.UTF-8\n`);
   t.ok((await pipeBuffered(env, { command: 'cat .env', home })).equals(env), 'a read (cat): delivered unchanged');
   const reader = freshReader();
