@@ -316,8 +316,11 @@ function redactMaybe(text: string): Redaction {
  */
 export function redact(run: RunState, opts: { maskAll?: boolean; read?: boolean } = {}) {
   let inKey = false;
+  // Most lines hold none of the pre-check's words: one test each, no allocation.
   const visible = (l: Line) => {
     const shown = l.out ?? l.plain ?? l.text;
+    const raw = l.raw ?? l.text;
+    if (!inKey && !MAYBE.test(shown) && (raw === shown || !MAYBE.test(raw))) return;
     const before = inKey;
     const r = maskStep(shown, before);
     inKey = r.inKey;
@@ -326,7 +329,6 @@ export function redact(run: RunState, opts: { maskAll?: boolean; read?: boolean 
       l.redacted = true;
     }
     run.redactions += r.count;
-    const raw = l.raw ?? l.text;
     if (raw === shown) {
       if (r.text !== shown) l.masked = r.text;
     } else {
@@ -336,6 +338,7 @@ export function redact(run: RunState, opts: { maskAll?: boolean; read?: boolean 
   };
   const hidden = (l: Line) => {
     const raw = l.raw ?? l.text;
+    if (!inKey && !MAYBE.test(raw)) return;
     const r = maskStep(raw, inKey);
     inKey = r.inKey;
     if (r.text !== raw) l.masked = r.text;
