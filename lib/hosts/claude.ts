@@ -304,10 +304,34 @@ export const MARKER_PREFIX = '[omni:';
  * the read, replaced by marker lines) keeps the rest numbered right if startLine moves by
  * k - markers. A fold anywhere else would shift every line after it: refused (null).
  */
-/** The same lines, some changed in place (masked): every line keeps its number. */
+/**
+ * The same lines with secret values masked in place (`***`) and nothing else changed, so every
+ * line keeps its number; anything else (a squeezed blank line and a receipt, say) is refused.
+ */
 export function inPlace(original: string, changed: string, startLine: number): { content: string; startLine: number } | null {
-  if (changed === original || changed.split('\n').length !== original.split('\n').length) return null;
+  if (changed === original) return null;
+  const a = original.split('\n');
+  const b = changed.split('\n');
+  if (a.length !== b.length) return null;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && !maskedFrom(b[i], a[i])) return null;
   return { content: changed, startLine };
+}
+
+/** `shown` is `line` with some values replaced by `***` (each standing for at least three characters). */
+function maskedFrom(shown: string, line: string): boolean {
+  const parts = shown.split('***');
+  if (parts.length < 2 || shown.length > line.length) return false;
+  // A glob match, `***` matching three or more characters: the earliest place for each middle
+  // part is the best one (linear, whatever the line).
+  const last = parts[parts.length - 1];
+  if (!line.startsWith(parts[0]) || !line.endsWith(last)) return false;
+  let at = parts[0].length;
+  for (let i = 1; i < parts.length - 1; i++) {
+    const j = line.indexOf(parts[i], at + 3);
+    if (j < 0) return false;
+    at = j + parts[i].length;
+  }
+  return line.length - last.length >= at + 3;
 }
 
 export function headFold(

@@ -195,3 +195,11 @@ t.test('what passes byte for byte by rule stays so; OMNI_MASK=all masks it too',
   t.equal(f.content, `HOME=/home/dev\n${redactLine(s.line).text}\nLANG=C.UTF-8\n`, 'OMNI_MASK=all: the Read tool gets the masked file');
   t.equal(f.startLine, 1, 'every line at its number');
 });
+
+t.test('a Read reply changed in place is sent only when every line is its own line or a masked form of it', async (t) => {
+  const { inPlace } = await import('../../lib/hosts/claude.js');
+  t.same(inPlace('a\nTOKEN=abcdef\nb', 'a\nTOKEN=***\nb', 5), { content: 'a\nTOKEN=***\nb', startLine: 5 });
+  t.equal(inPlace('\nx\ny', 'x\ny\n[omni: 1 blank lines removed — omni retrieve 0123456789abcdef]', 1), null, 'a squeezed blank line and a receipt: the same count, other lines: refused');
+  t.equal(inPlace('A=ab B=defg', 'A=*** B=***', 1), null, 'a mask stands for three characters or more');
+  t.equal(inPlace('same', 'same', 1), null, 'nothing changed: no reply');
+});
