@@ -36,9 +36,9 @@ export const SUBCOMMAND_USAGE: readonly SubcommandUsage[] = [
   },
   {
     name: 'retrieve',
-    synopsis: ['omni retrieve <handle>'],
-    summary: 'print the exact bytes a marker stands for; exit 2 for an unknown handle',
-    options: [['<handle>', 'the 16 hex characters after "omni retrieve" in a marker']],
+    synopsis: ['omni retrieve [--reveal] <handle>'],
+    summary: 'print the bytes a marker stands for, secret values masked; exit 2 for an unknown handle',
+    options: [['<handle>', 'the 16 hex characters after "omni retrieve" in a marker'], ['--reveal', 'the exact bytes, secrets unmasked: only for a person at a terminal (refused under an agent)']],
   },
   {
     name: 'stats',
@@ -63,8 +63,9 @@ export const SUBCOMMAND_USAGE: readonly SubcommandUsage[] = [
   },
   {
     name: 'diff',
-    synopsis: ['omni diff'],
-    summary: 'the last distillation, raw against delivered',
+    synopsis: ['omni diff [--reveal]'],
+    summary: 'the last distillation, raw against delivered (secret values masked on both sides)',
+    options: [['--reveal', 'the raw side unmasked: only for a person at a terminal (refused under an agent)']],
   },
   {
     name: 'init',

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { createPipeline } from '../pipeline/create.js';
-import { passthroughRequested } from '../command/passthrough.js';
+import { maskAllRequested, passthroughRequested } from '../command/passthrough.js';
 import type { PipelineContext } from '../pipeline/types.js';
 import { LazyStore } from './store-access.js';
 import { writeSafely, holdWindow } from './sink.js';
@@ -81,7 +81,7 @@ export function runExec(opts: ExecOptions): Promise<number> {
     const store = new LazyStore();
     const ctx: PipelineContext = {
       door: 'exec', command, host: opts.host, sessionId: opts.sessionId, agentId: opts.agentId,
-      cwd: process.cwd(), archive: store.archive(), ...holdWindow(env),
+      cwd: process.cwd(), archive: store.archive(), ...holdWindow(env), maskAll: maskAllRequested(env),
     };
     const book = new RunBook(ctx, store);
     book.attachLedger(env);

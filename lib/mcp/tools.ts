@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { parseHandle, retrieve, unknownHandle } from '../service/retrieve.js';
+import { shown } from '../service/reveal.js';
 import { DEFAULT_SINCE, badSince, statsOf, statsText, statsWindow } from '../service/stats.js';
 import { formatBytes } from '../service/stats.js';
 import { putBlob } from '../store/archive.js';
@@ -84,6 +85,7 @@ export async function omniRun(opts: ToolOptions, a: { command: string; cwd?: str
   return { content, isError: false };
 }
 
+/** Always masked: a tool's caller is a model (a person reads secrets with `omni retrieve --reveal`). */
 export async function omniRetrieve(a: { handle: string }): Promise<CallToolResult> {
   const handle = a.handle.trim();
   if (!handle || handle.startsWith('-')) return errorResult(`omni_retrieve: '${a.handle}' is not a handle (expected the 16 hex characters after "omni retrieve" in a marker)`);
@@ -91,7 +93,7 @@ export async function omniRetrieve(a: { handle: string }): Promise<CallToolResul
   if (h === null) return errorResult(`omni retrieve: '${handle}' is not a handle (expected 16 hex characters)`);
   return withStore('retrieve', (s) => {
     const data = retrieve(s, h);
-    return data ? { content: bytesContent(data, `omni://retrieve/${handle}`) } : errorResult(`omni retrieve: ${unknownHandle(h)}`);
+    return data ? { content: bytesContent(shown(data, false), `omni://retrieve/${handle}`) } : errorResult(`omni retrieve: ${unknownHandle(h)}`);
   });
 }
 
