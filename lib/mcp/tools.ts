@@ -129,7 +129,7 @@ export function registerTools(server: McpServer, opts: ToolOptions): void {
   server.registerTool(
     'omni_retrieve',
     {
-      description: 'The exact original bytes a marker stands for: pass the handle from "[omni: … — omni retrieve <handle>]".',
+      description: 'The original bytes a marker stands for, with secret values masked as delivery masks them: pass the handle from "[omni: … — omni retrieve <handle>]".',
       inputSchema: { handle: z.string().describe('16 hex characters') },
       annotations: { readOnlyHint: true },
     },
