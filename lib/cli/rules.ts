@@ -73,7 +73,7 @@ async function explain(o: Opts, home: string, io: Io): Promise<number> {
     io.stderr.write(`omni rules explain: give the command line to explain\n${subcommandHelp('rules')}`);
     return 2;
   }
-  const set = loadRuleSet(o.cwd, home);
+  const set = loadRuleSet(o.cwd, home, { evenUntrusted: true });
   printProblems(set, io);
   const route = routeCommand(command, { set });
   const builtin = routeCommand(command);
@@ -130,11 +130,11 @@ async function test(o: Opts, home: string, io: Io): Promise<number> {
     // A file named on the command line is tested whether or not it is trusted: testing runs nothing.
     const file = resolve(o.rest[0]);
     const source = file === resolve(userRulesPath(home)) ? 'user' : 'project';
-    const f = readRulesFile(file, source, home);
+    const f = readRulesFile(file, source, home, { evenUntrusted: true });
     if (!f) { io.stderr.write(`omni rules test: ${file}: no such file\n`); return 1; }
     set = ruleSetOf([{ ...f, trusted: true }]);
   } else {
-    set = loadRuleSet(o.cwd, home);
+    set = loadRuleSet(o.cwd, home, { evenUntrusted: true });
   }
   printProblems(set, io);
   if (!set.files.length) {
@@ -179,14 +179,15 @@ async function test(o: Opts, home: string, io: Io): Promise<number> {
 async function trust(o: Opts, home: string, io: Io): Promise<number> {
   const file = o.rest[0] ? resolve(o.rest[0]) : findProjectRules(o.cwd, home);
   if (!file) { io.stderr.write(`omni rules trust: no .omni/rules.json in ${o.cwd} or above\n`); return 1; }
-  const f = readRulesFile(file, 'project', home);
+  const f = readRulesFile(file, 'project', home, { evenUntrusted: true });
   if (!f) { io.stderr.write(`omni rules trust: ${file}: no such file\n`); return 1; }
   if (f.errors.length) {
     for (const e of f.errors) io.stderr.write(`omni rules: ${e}\n`);
     io.stderr.write(`omni rules trust: ${file} is not valid; nothing trusted\n`);
     return 1;
   }
-  const sha = trustFile(home, file);
+  // The hash of the bytes just validated: what is trusted is what was checked.
+  const sha = trustFile(home, file, f.sha256);
   io.stdout.write(`trusted ${file} (${count(f.rules.length, 'rule')}, sha256 ${sha}); a changed file needs trusting again\n`);
   return 0;
 }
