@@ -32,10 +32,13 @@ export function ruleDistillerName(source: RuleSource, rule: Rule): string {
 
 /**
  * Words that may state a failure even where classify found none (`tar: Exiting with failure
- * status due to previous errors` is text to classify). Built-in distillers know their tool;
- * a rule is a pattern someone else wrote, possibly a broad one, so it keeps these too.
+ * status due to previous errors` is text to classify). classify's FAILURE list is precise,
+ * because a built-in distiller knows its tool and a false failure there costs savings on
+ * every run; a rule is a pattern someone else wrote, possibly a broad one, so it also keeps
+ * any line with one of these looser words: a death (killed, abort, segfault, core dumped,
+ * OOM), a refusal (denied, refused, rejected, conflict), a timeout, an unhandled rejection.
  */
-const MAY_STATE_FAILURE = /error|fail|fatal|panic|exception|traceback|denied|cannot|can't|unable|abort|segfault|not found|no such/i;
+const MAY_STATE_FAILURE = /error|fail|fatal|panic|exception|traceback|denied|cannot|can't|unable|abort|segfault|segmentation|core dump|not found|no such|killed|\boom|out of memory|refused|rejected|conflict|\btimed? ?outs?\b|deadline exceeded|unhandled|unreachable|\bE(CONN[A-Z]+|TIMEDOUT|HOSTUNREACH|NETUNREACH|ADDRINUSE|NOTFOUND|AI_AGAIN|NOSPC|ACCES|PERM|MFILE|NOENT|PIPE)\b|\bsignal \d|\bsig(kill|term|segv|abrt|bus)\b/i;
 
 /** May this rule hide the line? Never a failure or signal line; a keep pattern wins over hide. */
 export function ruleHides(rule: Rule, l: Line): boolean {
