@@ -40,6 +40,28 @@ export function ruleDistillerName(source: RuleSource, rule: Rule): string {
  */
 const MAY_STATE_FAILURE = /error|fail|fatal|panic|exception|traceback|denied|cannot|can't|unable|abort|segfault|segmentation|core dump|not found|no such|killed|\boom|out of memory|refused|rejected|conflict|\btimed? ?outs?\b|deadline exceeded|unhandled|unreachable|\bE(CONN[A-Z]+|TIMEDOUT|HOSTUNREACH|NETUNREACH|ADDRINUSE|NOTFOUND|AI_AGAIN|NOSPC|ACCES|PERM|MFILE|NOENT|PIPE)\b|\bsignal \d|\bsig(kill|term|segv|abrt|bus)\b/i;
 
+/**
+ * What a rule does with one line: `hide` it, or why not. `miss`: no hide pattern matches;
+ * `failure`/`signal`: classify's tier, which no rule overrides; `keep`: a keep pattern
+ * matches; `word`: it holds a word that may state a failure (MAY_STATE_FAILURE).
+ */
+export type RuleVerdict = 'hide' | 'miss' | 'failure' | 'signal' | 'keep' | 'word';
+
+export function ruleVerdict(rule: Rule, l: Line): RuleVerdict {
+  const t = textOf(l);
+  let hit = false;
+  for (const re of rule.hide) if (re.test(t)) { hit = true; break; }
+  if (!hit) return 'miss';
+  if (l.tier === 'failure' || l.tier === 'signal') return l.tier;
+  for (const re of rule.keep) if (re.test(t)) return 'keep';
+  return MAY_STATE_FAILURE.test(t) ? 'word' : 'hide';
+}
+
+/** The word of MAY_STATE_FAILURE a line holds, for `omni rules test` to name. */
+export function failureWordIn(t: string): string | null {
+  return MAY_STATE_FAILURE.exec(t)?.[0] ?? null;
+}
+
 /** May this rule hide the line? Never a failure or signal line; a keep pattern wins over hide. */
 export function ruleHides(rule: Rule, l: Line): boolean {
   if (l.tier === 'failure' || l.tier === 'signal') return false;
@@ -51,6 +73,9 @@ export function ruleHides(rule: Rule, l: Line): boolean {
   return !MAY_STATE_FAILURE.test(t);
 }
 
+/** What a marker of `n` lines hidden by this rule says. */
+export const ruleNote = (rule: Rule, n: number): string => `${plural(n, rule.unit, rule.units)} hidden by rule ${rule.name}`;
+
 export function ruleSpec(source: RuleSource, rule: Rule): DistillerSpec {
   return {
     name: ruleDistillerName(source, rule),
@@ -59,7 +84,7 @@ export function ruleSpec(source: RuleSource, rule: Rule): DistillerSpec {
     rewrite: false,
     create: hiding({
       name: rule.name,
-      recogniser: () => onlyWhere((l) => ruleHides(rule, l), (h) => `${plural(h.length, rule.unit, rule.units)} hidden by rule ${rule.name}`),
+      recogniser: () => onlyWhere((l) => ruleHides(rule, l), (h) => ruleNote(rule, h.length)),
     }),
   };
 }
