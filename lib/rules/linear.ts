@@ -13,10 +13,9 @@
  * first and writes a stale cache before the flag changes, never a cache no later process
  * would take.
  *
- * Measured on the 256 corpus outputs (1.46 MB, 33,576 lines, bench/rules.ts): the linear
- * engine is 10-80x slower per line than the backtracking one on ordinary patterns (17-80 MB/s
- * per pattern), and stays under 15 µs a line on the lines that make the backtracking one
- * take forever.
+ * Measured on the 256 corpus outputs (1.47 MB, 33,576 lines, bench/rules.ts): the linear
+ * engine is 13-75x slower than the backtracking one on ordinary patterns (18-90 MB/s per
+ * pattern), and takes microseconds on the lines that make the backtracking one take forever.
  */
 import { lazyRequire } from '../store/lazy-require.js';
 import type * as V8 from 'node:v8';

@@ -40,9 +40,9 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /**
  * The longest pattern a rule may have. The linear engine's time per line grows with the
- * pattern as well as the line (bench/rules.ts: a contrived 64-character pattern costs
- * ~0.5 s per MB of output, a 256-character one ~5 s), so the length is bounded too; real
- * patterns are tens of characters, and a longer one splits into several.
+ * pattern as well as the line (bench/rules.ts: a contrived 65-character pattern, 32 optional
+ * `a`s, costs ~0.4 s per MB of output; 256 characters of the same ~5 s), so the length is
+ * bounded too; real patterns are tens of characters, and a longer one splits into several.
  */
 export const MAX_PATTERN_CHARS = 256;
 
