@@ -81,9 +81,12 @@ t.test('omni exec: SIGTERM ends it while the rule is at work, with 128+15', asyn
   let out = '';
   child.stdout.on('data', (b) => (out += b));
   const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  // The tool printed everything and sleeps: omni has read and distilled it (or, with a
-  // backtracking engine, is still inside the first catastrophic line).
-  await new Promise((r) => setTimeout(r, 1500));
+  // The tool prints everything and sleeps; omni distils it and, the tool quiet, streams it.
+  // (With a backtracking engine it is still inside the first catastrophic line at the deadline.)
+  await new Promise<void>((resolve) => {
+    const give = setTimeout(resolve, DEADLINE_MS);
+    child.stdout.on('data', () => { if (/hidden by rule nested[\s\S]*adversary: done\n/.test(out)) { clearTimeout(give); resolve(); } });
+  });
   child.kill('SIGTERM');
   const deadline = setTimeout(() => { try { process.kill(child.pid!, 'SIGKILL'); } catch { /* gone */ } }, DEADLINE_MS);
   const end = await ended;
