@@ -32,7 +32,9 @@ export function loadCorpus(root = join(repoRoot(), 'corpus', 'cases')): CorpusCa
   if (!existsSync(root)) return [];
   return readdirSync(root)
     .filter((n) => existsSync(join(root, n, 'output.txt')))
-    .sort()
+    // By id as a number: four-digit ids come after 999, so every older case keeps its place
+    // (and wins a lookup by the name after its id, which newer cases may share).
+    .sort((a, b) => parseInt(a, 10) - parseInt(b, 10) || (a < b ? -1 : a > b ? 1 : 0))
     .map((name) => {
       const dir = join(root, name);
       return {
