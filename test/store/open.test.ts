@@ -67,7 +67,7 @@ t.test('a store from a newer omni is refused rather than written', async (t) => 
   const s = openStore({ home });
   s.db.pragma(`user_version = ${SCHEMA_VERSION + 5}`);
   s.close();
-  t.throws(() => openStore({ home }), { reason: 'corrupt', message: /newer than this omni/ });
+  t.throws(() => openStore({ home }), { reason: 'newer', message: /newer than this omni.*upgrade omni/ }, 'not corrupt: a newer omni\'s store is whole');
 });
 
 t.test('a home that cannot be created gives a clear error, not a crash', async (t) => {
