@@ -3,13 +3,14 @@
 // Names: savings, throughput, latency, startup, rss, hook-server (the MCP hook server's
 // per-call time and RSS over 1,000 calls, and on an empty against a 200 MB store), store (the
 // store's costs and the command post-hook on an empty and a 200 MB store), host-overhead (the
-// real CLI, per-call cost by transport), hook-phases (the command post-hook's time by phase).
+// real CLI, per-call cost by transport), hook-phases (the command post-hook's time by phase),
+// stats-html (the HTML report of a hostile store: its size, and a real Chromium's time to draw it).
 // Default: all of them.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 
-const all = ['savings', 'startup', 'throughput', 'latency', 'rss', 'hook-phases', 'hook-server', 'store', 'host-overhead'];
+const all = ['savings', 'startup', 'throughput', 'latency', 'rss', 'hook-phases', 'hook-server', 'store', 'host-overhead', 'stats-html'];
 const names = process.argv.slice(2).length ? process.argv.slice(2) : all;
 mkdirSync('bench/out', { recursive: true });
 spawnSync('node', ['scripts/build.mjs'], { stdio: 'inherit' });
