@@ -35,7 +35,7 @@ for (const c of cases) {
   if (r.outBytes > r.rawBytes) problems.push(`${c.name}: larger than its input`);
   if (STRUCTURED_KINDS.has(c.kind) && r.changed) problems.push(`${c.name}: structured case changed`);
   if (!exit0 && r.changed) problems.push(`${c.name}: failing case changed`);
-  perCase.push({ name: c.name, kind: c.kind, exit: c.exitCode, raw: r.rawBytes, out: r.outBytes, saved: r.rawBytes ? +(100 * (1 - r.outBytes / r.rawBytes)).toFixed(1) : 0, distiller: r.distiller, verbatim: r.verbatim });
+  perCase.push({ name: c.name, kind: c.kind, family: c.family, exit: c.exitCode, raw: r.rawBytes, out: r.outBytes, saved: r.rawBytes ? +(100 * (1 - r.outBytes / r.rawBytes)).toFixed(1) : 0, distiller: r.distiller, verbatim: r.verbatim, keep: c.mustKeep.length, kept, lost: c.mustKeep.filter((k) => !text.includes(k)) });
   if (!exit0) continue;
   const row = byKind.get(c.kind) ?? { raw: 0, out: 0, n: 0, keep: 0, kept: 0 };
   for (const x of [row, all]) {

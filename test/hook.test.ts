@@ -216,6 +216,45 @@ t.test('the pre-hook never rewrites pipes, redirects, sequences, background jobs
   }
 });
 
+t.test('the pre-hook rewrites only plain words: every respelling, expansion and wrapper is left to the host as typed', async (t) => {
+  // Each of these ran through `omni exec` before: the host denies or reads them its own way.
+  const lines = [
+    'npm  test', 'npm\ttest', ' npm test', 'npm test ', '"npm" test', 'npm "test"', '\\npm test', "npm 'test'",
+    'env FOO=1 npm test', 'env -u FOO npm test', 'nice -n 5 npm test', 'time -p npm test', 'stdbuf -oL npm test',
+    'timeout -s KILL 60 npm test', 'exec npm test', 'command npm test', 'nohup npm test', '/usr/bin/npm test', './node_modules/.bin/jest',
+    'FOO=1 npm test', 'npm test -s -- {a,b}', 'npm test -- ${HOME:0:3}', 'npm test -- $RANDOM', 'npm test -- ~+', 'npx jest src/{a,b}.test.js',
+    'pytest tests/**/test_*.py', 'npm test -- a?', 'npm test -- [ab]', 'npm test -- `x`', 'npm test #x', 'npm test -- !x',
+  ];
+  for (const c of lines) t.equal(await run('pre-hook', prePayload(c)), '', JSON.stringify(c));
+  const ok = await decidePreHook(prePayload('npm test -s -- a b'), env);
+  t.equal(ok.rewrite, true, `plain words on the allow-list are rewritten (${ok.reason})`);
+  if (ok.rewrite) t.match(ok.command, / exec --bash 'npm test -s -- a b'$/, 'under bash, the line as one word');
+});
+
+t.test('the pre-hook refuses `omni retrieve … --reveal`, however it is spelled, and only that', async (t) => {
+  const { PreToolUseDenyReply } = await import('../lib/hosts/claude-schemas.js');
+  const asks = [
+    'omni retrieve 0123456789abcdef --reveal', 'omni retrieve --reveal 0123456789abcdef', 'omni retrieve 0123456789abcdef --reveal=all',
+    '"omni" retrieve 0123456789abcdef "--reveal"', "omni retrieve 0123456789abcdef --rev''eal", 'omni retrieve 0123456789abcdef \\--reveal',
+    'env X=1 nice omni retrieve 0123456789abcdef --reveal', '/opt/omni/bin/omni retrieve 0123456789abcdef --reveal',
+    'node /opt/omni/dist/omni.cjs retrieve 0123456789abcdef --reveal', 'npx omni retrieve 0123456789abcdef --REVEAL',
+    'cd /tmp && omni retrieve 0123456789abcdef --reveal | head', "sh -c 'omni retrieve 0123456789abcdef --reveal'",
+    'omni retrieve 0123456789abcdef $FLAG', 'omni retrieve 0123456789abcdef $(printf -- --reveal)',
+  ];
+  for (const c of asks) {
+    for (const mode of ['bypassPermissions', 'default', 'plan']) {
+      const out = await run('pre-hook', prePayload(c, mode));
+      const reply = out ? JSON.parse(out) : null;
+      t.ok(reply && PreToolUseDenyReply.safeParse(reply).success, `${JSON.stringify(c)} (${mode}): denied`);
+    }
+    t.match(JSON.parse(await run('pre-hook', prePayload(c))).hookSpecificOutput.permissionDecisionReason, /--reveal/);
+  }
+  for (const c of ['omni retrieve 0123456789abcdef', 'omni stats', 'grep -- --reveal notes.txt', 'echo omni retrieve']) {
+    t.equal(await run('pre-hook', prePayload(c)), '', `${JSON.stringify(c)}: not refused`);
+  }
+  t.ok(JSON.parse(await run('pre-hook', prePayload('omni retrieve 0123456789abcdef --reveal'), { ...env, OMNI_NO_REWRITE: '1' })), 'OMNI_NO_REWRITE=1 stops rewrites, not the refusal');
+});
+
 t.test('the pre-hook leaves a Read alone', async (t) => {
   t.equal(await run('pre-hook', sample('PreToolUse.Read.offset50-limit20.json')), '');
 });
@@ -232,7 +271,7 @@ t.test('a rewrite keeps every tool_input field, carries session and agent ids, a
   const u = reply.hookSpecificOutput.updatedInput;
   t.equal(u.description, 'run it');
   t.equal(u.timeout, 120000);
-  t.equal(u.command, `OMNI_SESSION_ID=${p.session_id} OMNI_AGENT_ID=main ${process.execPath} /opt/omni/dist/omni.cjs exec 'npm test'`);
+  t.equal(u.command, `OMNI_SESSION_ID=${p.session_id} OMNI_AGENT_ID=main ${process.execPath} /opt/omni/dist/omni.cjs exec --bash 'npm test'`);
   t.notOk('permissionDecision' in reply.hookSpecificOutput, 'bypassPermissions: no decision needed');
 });
 

@@ -32,14 +32,22 @@ function load() {
   const mode = process.env.OMNI_CODE_CACHE;
   if (mode === 'report') process.stderr.write(`omni: code cache ${cachedData === undefined ? 'missing' : stale ? 'rejected' : 'accepted'}\n`);
   if (stale || mode === 'write') {
-    process.once('exit', () => {
+    let written = false;
+    const write = () => {
+      if (written) return;
+      written = true;
       try {
         fs.accessSync(__dirname, fs.constants.W_OK);
         const tmp = `${cacheFile}.${process.pid}`;
         fs.writeFileSync(tmp, script.createCachedData());
         fs.renameSync(tmp, cacheFile);
       } catch { /* a read-only install keeps compiling; the answer is the same */ }
-    });
+    };
+    // V8 stamps a cache with its flags, and the bundle switches a regexp flag on when it
+    // compiles rules (lib/rules/linear.ts): a cache written after that would be refused by
+    // every call that loads it first. So the bundle calls this before it changes a flag.
+    globalThis[Symbol.for('omni.beforeV8Flags')] = write;
+    process.once('exit', write);
   }
   return () => fn.call(mod.exports, mod.exports, req, mod, core, __dirname);
 }

@@ -1,11 +1,15 @@
 /**
  * `omni diff`: the last distillation from any door, raw against delivered, as a unified
  * diff (`-` raw lines the reader did not get, `+` what it got instead, 3 lines of context).
+ * Secret values are masked on both sides, as `omni retrieve` masks them (a masked line then
+ * shows no difference); `--reveal` shows them, to a person only (lib/service/reveal.ts).
  */
+import { isatty } from 'node:tty';
 import type { Io } from './io.js';
 import { cliStore } from './cli-store.js';
 import { getBlob } from '../store/archive.js';
 import { lastRun } from '../store/stats.js';
+import { revealRefusal, shown } from '../service/reveal.js';
 
 /** Past this many differing lines the diff gives up on alignment and shows both sides whole. */
 export const DIFF_MAX_EDITS = 4000;
@@ -102,10 +106,18 @@ function splitLines(buf: Buffer): string[] {
   return lines;
 }
 
-export async function run(argv: string[], io: Io): Promise<number> {
-  if (argv.length > 0) {
-    io.stderr.write('usage: omni diff   (the last distillation, raw against delivered)\n');
+export async function run(argv: string[], io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const reveal = argv.length === 1 && argv[0] === '--reveal';
+  if (argv.length > 0 && !reveal) {
+    io.stderr.write('usage: omni diff [--reveal]   (the last distillation, raw against delivered; --reveal: secrets unmasked, for a person at a terminal)\n');
     return argv.includes('--help') || argv.includes('-h') ? 0 : 2;
+  }
+  if (reveal) {
+    const why = revealRefusal({ stdinIsTTY: isatty(0), stderrIsTTY: isatty(2), env });
+    if (why) {
+      io.stderr.write(`omni diff --reveal: ${why}\n`);
+      return 2;
+    }
   }
   const store = cliStore('diff', io);
   if (!store) return 1;
@@ -115,8 +127,10 @@ export async function run(argv: string[], io: Io): Promise<number> {
       io.stderr.write('omni diff: no distillation recorded yet\n');
       return 1;
     }
-    const raw = r.raw_handle ? getBlob(store, r.raw_handle) : null;
-    const delivered = r.delivered_handle ? getBlob(store, r.delivered_handle) : null;
+    const rawBlob = r.raw_handle ? getBlob(store, r.raw_handle) : null;
+    const deliveredBlob = r.delivered_handle ? getBlob(store, r.delivered_handle) : null;
+    const raw = rawBlob && shown(rawBlob, reveal);
+    const delivered = deliveredBlob && shown(deliveredBlob, reveal);
     const when = new Date(r.at).toISOString();
     const head = `omni diff: ${r.door} door, ${r.family}${r.command ? `, ${r.command}` : ''}, ${when}: ${r.bytes_in} B -> ${r.bytes_out} B${r.applied ? '' : ' (not applied: the reader got the raw bytes)'}\n`;
     if (!raw || !delivered) {

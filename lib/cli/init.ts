@@ -1,5 +1,5 @@
 /**
- * `omni init [--claude] [--codex] [--gemini] [--pi] [--cursor] [--all] [--project] [--uninstall] [--no-pre-hook]`:
+ * `omni init [--claude] [--codex] [--gemini] [--pi] [--cursor] [--all] [--project] [--uninstall] [--rewrite | --no-pre-hook] [--mcp-tools]`:
  * wire omni into the hosts on this machine.
  *
  * With host flags: exactly those hosts. Without: on a terminal, omni lists the hosts it found
@@ -7,6 +7,11 @@
  * names the other hosts it found. User scope by default; `--project` writes the project's own
  * config files. Hooks call omni by absolute path: `npx` costs ~650 ms per call and hooks run in
  * the session's cwd, so relative paths break.
+ *
+ * By default no host gets the pre-tool rewrite into `omni exec`: the command the user approved
+ * is the command the host runs, in its own shell, and omni distils the output afterwards.
+ * `--rewrite` adds it for the hosts that have one (Claude Code, Codex, Gemini CLI), within the
+ * limits lib/doors/prehook-policy.ts sets. `--no-pre-hook` is the default, still accepted.
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -77,12 +82,16 @@ export async function run(argv: string[], io: IO): Promise<number> {
     io.stdout.write(USAGE);
     return 0;
   }
-  const known = ['--project', '--uninstall', '--no-pre-hook', '--all', ...INSTALLERS.map((i) => `--${i.id}`)];
+  const known = ['--project', '--uninstall', '--rewrite', '--no-pre-hook', '--mcp-tools', '--all', ...INSTALLERS.map((i) => `--${i.id}`)];
   for (const a of argv) {
     if (!known.includes(a)) {
       io.stderr.write(`omni init: unknown option ${a}\n${USAGE}`);
       return 2;
     }
+  }
+  if (flags.has('--rewrite') && flags.has('--no-pre-hook')) {
+    io.stderr.write(`omni init: --rewrite and --no-pre-hook contradict each other (--no-pre-hook is the default)\n${USAGE}`);
+    return 2;
   }
   const env = process.env;
   const bin = resolveOmniEntry(env);
@@ -95,7 +104,7 @@ export async function run(argv: string[], io: IO): Promise<number> {
     io.stdout.write('omni: no host chosen; nothing to do\n');
     return 0;
   }
-  const opts: InstallOptions = { scope: flags.has('--project') ? 'project' : 'user', cwd: process.cwd(), bin: bin ?? '', preHook: !flags.has('--no-pre-hook'), env };
+  const opts: InstallOptions = { scope: flags.has('--project') ? 'project' : 'user', cwd: process.cwd(), bin: bin ?? '', preHook: flags.has('--rewrite'), mcpTools: flags.has('--mcp-tools'), env };
   let status = 0;
   for (const h of hosts) {
     try {

@@ -80,11 +80,16 @@ export async function main(argv: string[], given?: Io): Promise<number> {
   }
   if (cmd === 'exec') {
     const args = argv.slice(1);
+    // `--bash '<line>'`: the pre-hook's rewrite, run under bash as the host would (doors/shell.ts).
+    const bash = args[0] === '--bash';
+    if (bash) args.shift();
     if (args[0] === '--') args.shift();
     if (!args.length) { io.stderr.write('omni exec: missing command\n'); return 2; }
+    if (bash && args.length !== 1) { io.stderr.write("omni exec: --bash takes one command line: omni exec --bash '<command line>'\n"); return 2; }
     const { runExec } = await import('../doors/exec.js');
     return runExec({
       argv: args,
+      bash,
       stdout: io.stdout,
       sessionId: process.env.OMNI_SESSION_ID || undefined,
       agentId: process.env.OMNI_AGENT_ID || undefined,

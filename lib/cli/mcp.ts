@@ -1,14 +1,20 @@
 /**
- * `omni mcp [--cwd <project dir>]`: omni as an MCP server on stdio, for hosts that cannot
- * replace a shell command's output themselves (Cursor). stdout carries MCP framing only;
- * anything else goes to stderr or the omni log.
+ * `omni mcp [--cwd <project dir>] [--hook-tool [--mcp-tools]]`: omni as an MCP server on stdio.
+ * Bare, it offers the model omni_run and the other tools (for hosts that cannot replace a shell
+ * command's output themselves: Cursor, or a user who adds it by hand). With --hook-tool it
+ * serves Claude Code's mcp_tool hook handlers and offers the model nothing, unless --mcp-tools
+ * adds the tools (`omni init --claude --mcp-tools`). stdout carries MCP framing only; anything
+ * else goes to stderr or the omni log.
  */
 import path from 'node:path';
 import type { Io } from './io.js';
+import { MCP_TOOLS_FLAG, offersModelTools } from '../hosts/mcp-offer.js';
 
 const USAGE =
-  'usage: omni mcp [--cwd <project dir>] [--hook-tool]   (an MCP server on stdin/stdout: omni_run, omni_retrieve, omni_stats, omni_remember, omni_recall, omni_goal;\n' +
-  '       --hook-tool adds omni_hook, the door Claude Code\'s mcp_tool hook handlers call; `omni init --claude` registers it)\n';
+  'usage: omni mcp [--cwd <project dir>] [--hook-tool [--mcp-tools]]   (an MCP server on stdin/stdout)\n' +
+  '       bare: offers the model omni_run, omni_retrieve, omni_stats, omni_remember, omni_recall, omni_goal\n' +
+  '       --hook-tool: serves omni_hook, the door Claude Code\'s mcp_tool hook handlers call, and offers the model nothing\n' +
+  '       --mcp-tools: with --hook-tool, offers the model those tools too (`omni init --claude --mcp-tools`)\n';
 
 export async function run(argv: string[], io: Io): Promise<number> {
   let projectDir = process.cwd();
@@ -18,6 +24,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     if (a === '--cwd' && argv[i + 1] !== undefined) projectDir = argv[++i];
     else if (a.startsWith('--cwd=')) projectDir = a.slice('--cwd='.length);
     else if (a === '--hook-tool') hookTool = true;
+    else if (a === MCP_TOOLS_FLAG) continue;
     else if (a === '--help' || a === '-h') {
       io.stderr.write(USAGE);
       return 0;
@@ -38,6 +45,6 @@ export async function run(argv: string[], io: Io): Promise<number> {
   process.on('uncaughtException', (err) => logDiagnostic('mcp', err));
   process.on('unhandledRejection', (err) => logDiagnostic('mcp', err));
   const { serveStdio } = await import('../mcp/server.js');
-  await serveStdio({ projectDir: path.resolve(projectDir), env: process.env, hookTool });
+  await serveStdio({ projectDir: path.resolve(projectDir), env: process.env, hookTool, modelTools: offersModelTools(argv) });
   return 0;
 }

@@ -1,12 +1,17 @@
 /**
- * `omni retrieve <handle>`: the exact archived bytes on stdout (binary-safe, never
- * distilled). A handle nobody archived (or one pruned) exits 2 with a message on stderr, as a
- * malformed one does; 1 is left for a store that cannot open. A successful retrieve is
- * recorded so the next payload containing that run is delivered verbatim once.
+ * `omni retrieve <handle>`: the archived bytes on stdout (binary-safe, never distilled), every
+ * secret value masked as delivery masks it: a marker handed to a model must not bring a masked
+ * secret back. `--reveal` prints the exact bytes, to a person only (lib/service/reveal.ts): it is
+ * refused (exit 2) without a terminal or under an agent host. A handle nobody archived (or one
+ * pruned) exits 2 with a message on stderr, as a malformed one does; 1 is left for a store that
+ * cannot open. A successful retrieve is recorded so the next payload containing that run is
+ * delivered verbatim once.
  */
+import { isatty } from 'node:tty';
 import type { Io } from './io.js';
 import { cliStore } from './cli-store.js';
 import { parseHandle, retrieve, unknownHandle } from '../service/retrieve.js';
+import { revealRefusal, shown } from '../service/reveal.js';
 import { subcommandHelp } from './usage.js';
 
 export const USAGE = subcommandHelp('retrieve');
@@ -17,8 +22,9 @@ function write(stream: NodeJS.WritableStream, data: Buffer | string): Promise<vo
   });
 }
 
-export async function run(argv: string[], io: Io): Promise<number> {
+export async function run(argv: string[], io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const arg = argv.find((a) => !a.startsWith('-'));
+  const reveal = argv.includes('--reveal');
   if (argv.includes('--help') || argv.includes('-h')) {
     io.stdout.write(USAGE);
     return 0;
@@ -33,6 +39,13 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.stderr.write(`omni retrieve: '${arg}' is not a handle (expected 16 hex characters)\n${USAGE}`);
     return 2;
   }
+  if (reveal) {
+    const why = revealRefusal({ stdinIsTTY: isatty(0), stderrIsTTY: isatty(2), env });
+    if (why) {
+      io.stderr.write(`omni retrieve --reveal: ${why}\n`);
+      return 2;
+    }
+  }
   const store = cliStore('retrieve', io);
   if (!store) return 1;
   try {
@@ -41,7 +54,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       io.stderr.write(`omni retrieve: ${unknownHandle(handle)}\n`);
       return 2;
     }
-    await write(io.stdout, data);
+    await write(io.stdout, shown(data, reveal));
     return 0;
   } finally {
     store.close();

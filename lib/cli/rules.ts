@@ -12,8 +12,12 @@ import { findProjectRules, loadRuleSet, readRulesFile, ruleSetOf, trustFile, use
 import type { Rule, RuleExample } from '../rules/schema.js';
 import { routeCommand } from '../distillers/registry.js';
 import { producerArgv, subcommand as subcommandOf } from '../distillers/shared.js';
-import { ruleMatches, ruleDistillerName } from '../distillers/rule.js';
-import { distillBuffer } from '../pipeline/run.js';
+import { failureWordIn, ruleMatches, ruleDistillerName, ruleNote, ruleVerdict } from '../distillers/rule.js';
+import { distillBuffer, type DistillResult } from '../pipeline/run.js';
+import { GATE_MIN_SAVED_BYTES, GATE_MIN_SAVED_RATIO } from '../pipeline/render.js';
+import { classifyLine, stripColour } from '../pipeline/classify.js';
+import { foldPays, markerBytes } from '../kit/marker.js';
+import type { Line } from '../kit/types.js';
 import { LazyStore } from '../doors/store-access.js';
 import { MARKER_RE } from '../pipeline/marker.js';
 
@@ -73,7 +77,7 @@ async function explain(o: Opts, home: string, io: Io): Promise<number> {
     io.stderr.write(`omni rules explain: give the command line to explain\n${subcommandHelp('rules')}`);
     return 2;
   }
-  const set = loadRuleSet(o.cwd, home);
+  const set = loadRuleSet(o.cwd, home, { evenUntrusted: true });
   printProblems(set, io);
   const route = routeCommand(command, { set });
   const builtin = routeCommand(command);
@@ -124,17 +128,72 @@ export function lineDiff(expected: string, actual: string): string[] {
   return out;
 }
 
+const STRUCTURED: Record<string, string> = { json: 'JSON', ndjson: 'NDJSON', yaml: 'YAML', csv: 'CSV', tsv: 'TSV', binary: 'binary', 'invalid-utf8': 'invalid UTF-8' };
+const quoteLine = (t: string) => JSON.stringify(t.length > 60 ? `${t.slice(0, 60)}…` : t);
+const span = (a: number, b: number) => (a === b ? `line ${a + 1}` : `lines ${a + 1}-${b + 1}`);
+
+/**
+ * Why an example came out as it did, next to its diff: what the pipeline decided for the
+ * whole output (structured, a failing exit, too little saved), and, line by line, where the
+ * rule's hide patterns matched but nothing was hidden: a run too small to pay for its marker
+ * (foldPays), a line classify calls a failure or a signal, a keep pattern, a word that may
+ * state a failure. The same decisions as the pipeline's, read again over the example.
+ */
+export function whyExample(rule: Rule, ex: RuleExample, res: DistillResult): string[] {
+  const why: string[] = [];
+  const v = res.verbatim;
+  if (v && STRUCTURED[v]) return [`the guard saw ${STRUCTURED[v]} output: structured data reaches no distiller and no rule, byte for byte`];
+  if (v && v.startsWith('exit ')) why.push(`the command failed (${v}): a failing command's output comes back verbatim`);
+  else if (v === 'too-little-saved') why.push(`the distilled output would save under ${GATE_MIN_SAVED_BYTES} bytes (or ${GATE_MIN_SAVED_RATIO * 100}% of the input), so the raw output comes back, as it would in use`);
+  else if (v && v !== 'passthrough') why.push(`the raw output came back: ${v}`);
+  const text = ex.input.endsWith('\n') ? ex.input.slice(0, -1) : ex.input;
+  let prev: string | null = null;
+  const lines: Line[] = text.split('\n').map((raw, index) => {
+    const t = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    const plain = stripColour(t);
+    const l: Line = { kind: 'line', text: t, plain, eol: raw.endsWith('\r') ? '\r\n' : '\n', tier: classifyLine(plain, prev), index, end: 0 };
+    prev = plain;
+    return l;
+  });
+  let runStart = -1;
+  let runBytes = 0;
+  const closeRun = (end: number) => {
+    if (runStart < 0) return;
+    const n = end - runStart;
+    const note = ruleNote(rule, n);
+    if (!foldPays(n, runBytes, note)) why.push(`${span(runStart, end - 1)} ${n === 1 ? 'matches' : 'match'} hide, but ${n === 1 ? 'it is' : `those ${n} are`} ${runBytes} bytes, not more than the ${markerBytes(note)} bytes of the marker that would stand for ${n === 1 ? 'it' : 'them'} (a fold is made only when it pays), so ${n === 1 ? 'it stays' : 'they stay'}`);
+    runStart = -1;
+    runBytes = 0;
+  };
+  for (const l of lines) {
+    const verdict = ruleVerdict(rule, l);
+    if (verdict === 'hide') {
+      if (runStart < 0) runStart = l.index;
+      runBytes += Buffer.byteLength(l.text) + l.eol.length;
+      continue;
+    }
+    closeRun(l.index);
+    const at = `${span(l.index, l.index)} ${quoteLine(l.plain ?? l.text)} matches hide but stays`;
+    if (verdict === 'failure') why.push(`${at}: classify calls it a failure line, which no rule may hide`);
+    else if (verdict === 'signal') why.push(`${at}: classify calls it a signal (a warning, a verdict, a count), which no rule may hide`);
+    else if (verdict === 'keep') why.push(`${at}: a keep pattern matches it`);
+    else if (verdict === 'word') why.push(`${at}: it says "${failureWordIn(l.plain ?? l.text)}", a word that may state a failure, which no rule may hide`);
+  }
+  closeRun(lines.length);
+  return why;
+}
+
 async function test(o: Opts, home: string, io: Io): Promise<number> {
   let set: RuleSet;
   if (o.rest[0]) {
     // A file named on the command line is tested whether or not it is trusted: testing runs nothing.
     const file = resolve(o.rest[0]);
     const source = file === resolve(userRulesPath(home)) ? 'user' : 'project';
-    const f = readRulesFile(file, source, home);
+    const f = readRulesFile(file, source, home, { evenUntrusted: true });
     if (!f) { io.stderr.write(`omni rules test: ${file}: no such file\n`); return 1; }
     set = ruleSetOf([{ ...f, trusted: true }]);
   } else {
-    set = loadRuleSet(o.cwd, home);
+    set = loadRuleSet(o.cwd, home, { evenUntrusted: true });
   }
   printProblems(set, io);
   if (!set.files.length) {
@@ -159,7 +218,15 @@ async function test(o: Opts, home: string, io: Io): Promise<number> {
         const expected = normalize(ex.output);
         const problems: string[] = [];
         if (route.distiller !== mine) problems.push(`  the command is owned by ${route.distiller ?? 'nothing'} (${route.reason}), not by this rule`);
-        if (actual !== expected) problems.push(`  output differs (- expected, + actual):`, ...lineDiff(expected, actual).map((l) => `  ${l}`));
+        if (actual !== expected) {
+          problems.push(`  output differs (- expected, + actual):`, ...lineDiff(expected, actual).map((l) => `  ${l}`));
+          if (route.distiller === mine) {
+            const why = whyExample(rule, ex, res);
+            const shown = why.slice(0, 12);
+            problems.push(...shown.map((w) => `  why: ${w}`));
+            if (why.length > shown.length) problems.push(`  why: … and ${why.length - shown.length} more`);
+          }
+        }
         if (problems.length) {
           failed = true;
           io.stdout.write(`FAIL ${label}\n${problems.join('\n')}\n`);
@@ -179,14 +246,15 @@ async function test(o: Opts, home: string, io: Io): Promise<number> {
 async function trust(o: Opts, home: string, io: Io): Promise<number> {
   const file = o.rest[0] ? resolve(o.rest[0]) : findProjectRules(o.cwd, home);
   if (!file) { io.stderr.write(`omni rules trust: no .omni/rules.json in ${o.cwd} or above\n`); return 1; }
-  const f = readRulesFile(file, 'project', home);
+  const f = readRulesFile(file, 'project', home, { evenUntrusted: true });
   if (!f) { io.stderr.write(`omni rules trust: ${file}: no such file\n`); return 1; }
   if (f.errors.length) {
     for (const e of f.errors) io.stderr.write(`omni rules: ${e}\n`);
     io.stderr.write(`omni rules trust: ${file} is not valid; nothing trusted\n`);
     return 1;
   }
-  const sha = trustFile(home, file);
+  // The hash of the bytes just validated: what is trusted is what was checked.
+  const sha = trustFile(home, file, f.sha256);
   io.stdout.write(`trusted ${file} (${count(f.rules.length, 'rule')}, sha256 ${sha}); a changed file needs trusting again\n`);
   return 0;
 }

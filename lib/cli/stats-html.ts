@@ -9,11 +9,12 @@
  * LINE_SHOW_CHARS characters in TRACE_HTML_BYTES of markup, and names its `omni retrieve`
  * handle for the rest, so the page of the top distillations stays under about 1 MiB and a
  * browser draws it at once (bench/stats-html.ts). It holds no secret: every line shown, and
- * every command, goes through the redaction the pipeline applies (secretsMasked).
+ * every command, is masked as every door masks output (maskSecrets, secretsMasked).
  */
 import { barLayout, formatBytes, type Bar } from './stats-chart.js';
 import type { Totals, RunRecord } from '../store/stats.js';
-import { redactLine } from '../pipeline/redact.js';
+import { maskSecrets, textMasker } from '../pipeline/redact.js';
+import type { CostTotals } from '../store/costs.js';
 
 /** One line of a trace as the page shows it: its text (masked, perhaps cut) and its length. */
 export interface ShownLine {
@@ -39,6 +40,9 @@ export interface ReportData {
   from: number;
   now: number;
   total: Totals;
+  /** omni's own cost (its MCP tool definitions on model requests) and the saving less it. */
+  cost?: CostTotals;
+  netSaved?: number;
   byDay: Bar[];
   byFamily: Bar[];
   byDoor: Array<Totals & { door: string }>;
@@ -68,25 +72,15 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-const KEY_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----/;
-const KEY_END = /-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----/;
-
 /**
- * Lines with their secrets masked as the pipeline's redact stage masks them (one line at a
- * time through redactLine, and a private key block's body as `***`). The traces hold what the
- * command printed, secrets and all (the raw one must, for `omni retrieve`); a report is a file
- * a person shares, so it shows none of them.
+ * Lines with their secrets masked as every door masks them (lib/pipeline/redact.ts, a private
+ * key block's body over several lines included). The traces hold what the command printed,
+ * secrets and all (the raw one must, for `omni retrieve`); a report is a file a person shares,
+ * so it shows none of them.
  */
 export function secretsMasked(lines: string[]): string[] {
-  let inKey = false;
-  return lines.map((l) => {
-    if (inKey) {
-      if (KEY_END.test(l)) inKey = false;
-      return KEY_END.test(l) ? l : '***';
-    }
-    if (KEY_BEGIN.test(l) && !KEY_END.test(l)) inKey = true;
-    return redactLine(l).text;
-  });
+  const mask = textMasker();
+  return lines.map((l) => mask(l));
 }
 
 /**
@@ -228,7 +222,7 @@ function traceSection(run: RunRecord, side: 'raw' | 'delivered', t: Trace): stri
 
 /** A command as the page shows it: secrets masked, cut to COMMAND_SHOW_CHARS, escaped. */
 function commandText(command: string): string {
-  const c = redactLine(command.slice(0, LINE_READ_BYTES)).text;
+  const c = maskSecrets(command.slice(0, LINE_READ_BYTES));
   return escapeHtml(c.slice(0, COMMAND_SHOW_CHARS)) + (c.length > COMMAND_SHOW_CHARS || command.length > LINE_READ_BYTES ? '…' : '');
 }
 
@@ -250,6 +244,15 @@ td.neg,b.neg{color:#b3261e}td.cmd{text-align:left;white-space:normal;word-break:
 pre{background:#f6f8fa;border:1px solid #e3e6ea;padding:8px;max-height:32em;overflow:auto;white-space:pre;font:12px/1.4 ui-monospace,Menlo,Consolas,monospace}
 .cut{color:#8a4b00}.ctl{color:#8250df;background:#f0e8ff}.more{color:#8a4b00;font-style:italic}
 `;
+
+/** omni's own cost netted against the saving; nothing when it cost nothing. */
+function costHtml(d: ReportData): string {
+  const c = d.cost;
+  if (!c || c.bytes <= 0) return '';
+  const net = d.netSaved ?? d.total.bytesSaved - c.bytes;
+  const per = c.requests > 0 ? Math.round(c.bytes / c.requests) : 0;
+  return `<p class="summary" id="cost">omni's own cost: <b>${formatBytes(c.bytes)}</b> (its MCP tool definitions, ~${formatBytes(per)} on each of <b>${c.requests}</b> model requests seen); net saved <b class="${net < 0 ? 'neg' : ''}">${formatBytes(net)}</b></p>`;
+}
 
 export function renderHtml(d: ReportData): string {
   const t = d.total;
@@ -279,6 +282,7 @@ export function renderHtml(d: ReportData): string {
 <h1>omni stats</h1>
 <p>Since ${escapeHtml(since)} (${escapeHtml(d.period)}), written ${escapeHtml(new Date(d.now).toISOString())}. Only bytes the reader really received count; a pass-through counts as zero, a delivery larger than its input as a negative saving.</p>
 <p class="summary" id="summary"><b>${t.runs}</b> runs, <b>${t.applied}</b> applied: <b>${formatBytes(t.bytesIn)}</b> in, <b>${formatBytes(t.bytesDelivered)}</b> delivered, <b class="${t.bytesSaved < 0 ? 'neg' : ''}">${formatBytes(t.bytesSaved)}</b> saved (${pct(t)})</p>
+${costHtml(d)}
 <h2>Saved per day</h2>
 ${svgBars('chart-day', 'bytes saved per day', d.byDay)}
 <h2>Saved per family</h2>

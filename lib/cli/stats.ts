@@ -16,7 +16,7 @@ import type { Store } from '../store/open.js';
 import { getBlob } from '../store/archive.js';
 import { chartStyle, renderBars, dayRange, dayLabel, type Bar, type ChartStyle } from './stats-chart.js';
 import { renderHtml, traceOf, type ReportData } from './stats-html.js';
-import { DEFAULT_SINCE, badSince, doorTable, familyTable, formatBytes, parseSince, pct, runsText as runs, statsHeader, statsOf, statsWindow } from '../service/stats.js';
+import { DEFAULT_SINCE, badSince, costLine, doorTable, familyTable, formatBytes, parseSince, pct, runsText as runs, statsHeader, statsOf, statsWindow, type StatsReport } from '../service/stats.js';
 
 export { formatBytes, parseSince, DEFAULT_SINCE };
 /** Distillations the HTML page lists with their traces. */
@@ -44,12 +44,14 @@ export function renderCharts(byDay: Bar[], byFamily: Bar[], style: ChartStyle): 
   return renderBars('saved per day', byDay, style) + '\n' + renderBars('saved per family', byFamily, style);
 }
 
-function report(store: Store, s: StatsSummary, period: string, from: number, now: number): ReportData {
+function report(store: Store, s: StatsReport, period: string, from: number, now: number): ReportData {
   return {
     period,
     from,
     now,
     total: s.total,
+    cost: s.cost,
+    netSaved: s.netSaved,
     byDay: dayBars(statsByDay(store, { since: from }), from, now),
     byFamily: familyBars(s.byFamily),
     byDoor: s.byDoor,
@@ -123,10 +125,10 @@ export async function run(argv: string[], io: Io, env: NodeJS.ProcessEnv = proce
       return 0;
     }
     if (json) {
-      io.stdout.write(JSON.stringify({ since: new Date(from).toISOString(), period: since, total: s.total, byFamily: s.byFamily, byDoor: s.byDoor }, null, 2) + '\n');
+      io.stdout.write(JSON.stringify({ since: new Date(from).toISOString(), period: since, total: s.total, cost: s.cost, netSaved: s.netSaved, byFamily: s.byFamily, byDoor: s.byDoor }, null, 2) + '\n');
       return 0;
     }
-    io.stdout.write(statsHeader(w, s.total));
+    io.stdout.write(statsHeader(w, s.total) + costLine(s));
     if (s.total.runs === 0) return 0;
     const out = io.stdout as NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
     if (bars || out.isTTY) {

@@ -21,9 +21,12 @@ export interface SubcommandUsage {
 export const SUBCOMMAND_USAGE: readonly SubcommandUsage[] = [
   {
     name: 'exec',
-    synopsis: ['omni exec <program> [args…]', "omni exec '<command line>'"],
+    synopsis: ['omni exec <program> [args…]', "omni exec [--bash] '<command line>'"],
     summary: 'run a program (or one quoted command line via sh -c), distilled; exits with its code',
-    options: [['--', 'ends omni\'s own arguments: `omni exec -- --weird-program`']],
+    options: [
+      ['--bash', "run the one command line under bash (no profile or rc files) instead of sh: the form omni's rewrite uses"],
+      ['--', 'ends omni\'s own arguments: `omni exec -- --weird-program`'],
+    ],
   },
   {
     name: 'pipe',
@@ -33,9 +36,9 @@ export const SUBCOMMAND_USAGE: readonly SubcommandUsage[] = [
   },
   {
     name: 'retrieve',
-    synopsis: ['omni retrieve <handle>'],
-    summary: 'print the exact bytes a marker stands for; exit 2 for an unknown handle',
-    options: [['<handle>', 'the 16 hex characters after "omni retrieve" in a marker']],
+    synopsis: ['omni retrieve [--reveal] <handle>'],
+    summary: 'print the bytes a marker stands for, secret values masked; exit 2 for an unknown handle',
+    options: [['<handle>', 'the 16 hex characters after "omni retrieve" in a marker'], ['--reveal', 'the exact bytes, secrets unmasked: only for a person at a terminal (refused under an agent)']],
   },
   {
     name: 'stats',
@@ -60,19 +63,22 @@ export const SUBCOMMAND_USAGE: readonly SubcommandUsage[] = [
   },
   {
     name: 'diff',
-    synopsis: ['omni diff'],
-    summary: 'the last distillation, raw against delivered',
+    synopsis: ['omni diff [--reveal]'],
+    summary: 'the last distillation, raw against delivered (secret values masked on both sides)',
+    options: [['--reveal', 'the raw side unmasked: only for a person at a terminal (refused under an agent)']],
   },
   {
     name: 'init',
-    synopsis: ['omni init [--claude] [--codex] [--gemini] [--pi] [--cursor] [--all] [--project] [--uninstall] [--no-pre-hook]'],
-    summary: 'wire omni into the hosts you name (no host flag: asks on a terminal, else Claude Code)',
+    synopsis: ['omni init [--claude] [--codex] [--gemini] [--pi] [--cursor] [--all] [--project] [--uninstall] [--rewrite | --no-pre-hook] [--mcp-tools]'],
+    summary: 'wire omni into the hosts you name (no host flag: asks on a terminal, else Claude Code); output is distilled after the tool, commands run as approved',
     options: [
       ['--<host>', 'exactly the hosts named: --claude, --codex, --gemini, --pi, --cursor'],
       ['--all', 'every host omni knows, installed or not'],
       ['--project', "the project's config files (./.claude, ./.codex, ./.gemini, ./.pi, ./.cursor) instead of the user's"],
       ['--uninstall', "remove omni's entries only (every other hook, key and server is kept)"],
-      ['--no-pre-hook', 'do not rewrite commands into `omni exec` (distil after the tool only)'],
+      ['--rewrite', 'also rewrite plain noisy commands into `omni exec --bash` before they run, only where the host would run them unasked (Claude Code, Codex, Gemini CLI)'],
+      ['--no-pre-hook', 'no rewrite: distil after the tool only (the default; kept for scripts that pass it)'],
+      ['--mcp-tools', "Claude Code: omni's MCP server also offers the model omni_run, omni_retrieve, omni_stats, omni_remember, omni_recall, omni_goal (without it: none; each offered tool rides on every model request)"],
       ['Claude Code', '>= 2.1.121, user scope: tool events through mcp_tool handlers on omni\'s MCP server (~/.claude.json), no process per call; OMNI_CLAUDE_TRANSPORT=command for command hooks'],
     ],
   },
@@ -99,9 +105,12 @@ export const SUBCOMMAND_USAGE: readonly SubcommandUsage[] = [
   },
   {
     name: 'mcp',
-    synopsis: ['omni mcp [--cwd <project dir>] [--hook-tool]'],
-    summary: 'MCP server on stdio (omni_run, omni_retrieve, omni_stats, omni_remember, omni_recall, omni_goal)',
-    options: [['--hook-tool', "also omni_hook, the door Claude Code's mcp_tool hook handlers call (`omni init --claude` registers it)"]],
+    synopsis: ['omni mcp [--cwd <project dir>] [--hook-tool [--mcp-tools]]'],
+    summary: 'MCP server on stdio; bare, it offers the model omni_run, omni_retrieve, omni_stats, omni_remember, omni_recall, omni_goal',
+    options: [
+      ['--hook-tool', "serve omni_hook, the door Claude Code's mcp_tool hook handlers call, and offer the model nothing (`omni init --claude` registers it)"],
+      ['--mcp-tools', 'with --hook-tool: offer the model the tools too (`omni init --claude --mcp-tools`)'],
+    ],
   },
   {
     name: 'rules',

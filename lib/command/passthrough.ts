@@ -130,3 +130,12 @@ function leadingWords(line: string): (Word | null)[] {
   }
   return out;
 }
+
+/**
+ * OMNI_MASK=all: secret values are masked in what passes through too (reads, a failing
+ * command's output, structured text), not only in output omni distils. Binary and invalid UTF-8
+ * never are. Read from omni's own environment only: a command line cannot turn masking off.
+ */
+export function maskAllRequested(env: NodeJS.ProcessEnv): boolean {
+  return env.OMNI_MASK === 'all';
+}

@@ -32,10 +32,35 @@ export function ruleDistillerName(source: RuleSource, rule: Rule): string {
 
 /**
  * Words that may state a failure even where classify found none (`tar: Exiting with failure
- * status due to previous errors` is text to classify). Built-in distillers know their tool;
- * a rule is a pattern someone else wrote, possibly a broad one, so it keeps these too.
+ * status due to previous errors` is text to classify). classify's FAILURE list is precise,
+ * because a built-in distiller knows its tool and a false failure there costs savings on
+ * every run; a rule is a pattern someone else wrote, possibly a broad one, so it also keeps
+ * any line with one of these looser words: a death (killed, abort, segfault, core dumped,
+ * OOM), a refusal (denied, refused, rejected, conflict), a timeout, an unhandled rejection.
  */
-const MAY_STATE_FAILURE = /error|fail|fatal|panic|exception|traceback|denied|cannot|can't|unable|abort|segfault|not found|no such/i;
+const MAY_STATE_FAILURE = /error|fail|fatal|panic|exception|traceback|denied|cannot|can't|unable|abort|segfault|segmentation|core dump|not found|no such|killed|\boom|out of memory|refused|rejected|conflict|\btimed? ?outs?\b|deadline exceeded|unhandled|unreachable|\bE(CONN[A-Z]+|TIMEDOUT|HOSTUNREACH|NETUNREACH|ADDRINUSE|NOTFOUND|AI_AGAIN|NOSPC|ACCES|PERM|MFILE|NOENT|PIPE)\b|\bsignal \d|\bsig(kill|term|segv|abrt|bus)\b/i;
+
+/**
+ * What a rule does with one line: `hide` it, or why not. `miss`: no hide pattern matches;
+ * `failure`/`signal`: classify's tier, which no rule overrides; `keep`: a keep pattern
+ * matches; `word`: it holds a word that may state a failure (MAY_STATE_FAILURE).
+ */
+export type RuleVerdict = 'hide' | 'miss' | 'failure' | 'signal' | 'keep' | 'word';
+
+export function ruleVerdict(rule: Rule, l: Line): RuleVerdict {
+  const t = textOf(l);
+  let hit = false;
+  for (const re of rule.hide) if (re.test(t)) { hit = true; break; }
+  if (!hit) return 'miss';
+  if (l.tier === 'failure' || l.tier === 'signal') return l.tier;
+  for (const re of rule.keep) if (re.test(t)) return 'keep';
+  return MAY_STATE_FAILURE.test(t) ? 'word' : 'hide';
+}
+
+/** The word of MAY_STATE_FAILURE a line holds, for `omni rules test` to name. */
+export function failureWordIn(t: string): string | null {
+  return MAY_STATE_FAILURE.exec(t)?.[0] ?? null;
+}
 
 /** May this rule hide the line? Never a failure or signal line; a keep pattern wins over hide. */
 export function ruleHides(rule: Rule, l: Line): boolean {
@@ -48,6 +73,9 @@ export function ruleHides(rule: Rule, l: Line): boolean {
   return !MAY_STATE_FAILURE.test(t);
 }
 
+/** What a marker of `n` lines hidden by this rule says. */
+export const ruleNote = (rule: Rule, n: number): string => `${plural(n, rule.unit, rule.units)} hidden by rule ${rule.name}`;
+
 export function ruleSpec(source: RuleSource, rule: Rule): DistillerSpec {
   return {
     name: ruleDistillerName(source, rule),
@@ -56,7 +84,7 @@ export function ruleSpec(source: RuleSource, rule: Rule): DistillerSpec {
     rewrite: false,
     create: hiding({
       name: rule.name,
-      recogniser: () => onlyWhere((l) => ruleHides(rule, l), (h) => `${plural(h.length, rule.unit, rule.units)} hidden by rule ${rule.name}`),
+      recogniser: () => onlyWhere((l) => ruleHides(rule, l), (h) => ruleNote(rule, h.length)),
     }),
   };
 }

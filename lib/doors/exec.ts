@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { createPipeline } from '../pipeline/create.js';
-import { passthroughRequested } from '../command/passthrough.js';
+import { maskAllRequested, passthroughRequested } from '../command/passthrough.js';
 import type { PipelineContext } from '../pipeline/types.js';
 import { LazyStore } from './store-access.js';
 import { writeSafely, holdWindow } from './sink.js';
 import { spawnWithReader, ownGroup, KILL_GRACE_MS } from './child-reader.js';
 import { RunBook, collectTrace, recordRun } from './run-record.js';
+import { shellFor } from './shell.js';
 
 export interface ExecOptions {
   argv: string[];
@@ -16,6 +17,11 @@ export interface ExecOptions {
   sessionId?: string;
   agentId?: string;
   host?: string;
+  /**
+   * Run the one-string command line under bash instead of sh (`omni exec --bash '<line>'`, the
+   * form the pre-hook's rewrite names: the host ran its commands under bash). See ./shell.ts.
+   */
+  bash?: boolean;
 }
 
 /** Quote one argument for display as a shell command line. */
@@ -26,10 +32,11 @@ export function shellQuote(a: string): string {
 /**
  * The exec door: runs the command and streams its merged output through the pipeline.
  *
- * One argument is a command line for `sh -c`; several are argv run without a shell. Either
- * way `sh` joins stderr into stdout at the descriptor (`2>&1`) so lines keep their true
- * arrival order, then `exec`s the program so signals reach it directly. Resolves to the
- * child's exit code (128+N for a signal death).
+ * One argument is a command line for `sh -c` (`bash -c` with `bash`); several are argv run
+ * without a shell. Either way the shell joins stderr into stdout at the descriptor (`2>&1`) so
+ * lines keep their true arrival order, then `exec`s the program so signals reach it directly.
+ * Resolves to the child's exit code (128+N for a signal death; 127 when bash is asked for and
+ * there is none).
  *
  * Off a terminal the command runs in its own process group, and SIGINT, SIGTERM and SIGHUP
  * sent to omni go to that whole group: a shell's running `sleep` gets them too, as it would
@@ -43,13 +50,18 @@ export function runExec(opts: ExecOptions): Promise<number> {
   const single = opts.argv.length === 1;
   const command = single ? opts.argv[0] : opts.argv.map(shellQuote).join(' ');
   const script = single ? `exec 2>&1; ${opts.argv[0]}` : 'exec "$@" 2>&1';
-  const shArgs = single ? ['-c', script] : ['-c', script, 'omni-exec', ...opts.argv];
+  const shell = shellFor(single && opts.bash === true, env);
+  if (!shell) {
+    stdout.write('omni exec: bash not found\n');
+    return Promise.resolve(127);
+  }
+  const shArgs = [...shell.args, ...(single ? ['-c', script] : ['-c', script, 'omni-exec', ...opts.argv])];
   const passthrough = passthroughRequested(command, env);
 
   return new Promise((resolve) => {
     const detached = ownGroup(process.stdin.isTTY === true);
     if (passthrough) {
-      const child = spawn('/bin/sh', shArgs, { stdio: 'inherit', env, detached });
+      const child = spawn(shell.file, shArgs, { stdio: 'inherit', env, detached });
       let exited = false;
       let grace: NodeJS.Timeout | undefined;
       const kill = (sig: NodeJS.Signals) => {
@@ -69,7 +81,7 @@ export function runExec(opts: ExecOptions): Promise<number> {
     const store = new LazyStore();
     const ctx: PipelineContext = {
       door: 'exec', command, host: opts.host, sessionId: opts.sessionId, agentId: opts.agentId,
-      cwd: process.cwd(), archive: store.archive(), ...holdWindow(env),
+      cwd: process.cwd(), archive: store.archive(), ...holdWindow(env), maskAll: maskAllRequested(env),
     };
     const book = new RunBook(ctx, store);
     book.attachLedger(env);
@@ -89,7 +101,7 @@ export function runExec(opts: ExecOptions): Promise<number> {
       finish();
     });
 
-    const child = spawnWithReader('/bin/sh', shArgs, env, {
+    const child = spawnWithReader(shell.file, shArgs, env, {
       data: (b) => {
         pipeline.write(b);
         child.ack(b.length);

@@ -19,7 +19,7 @@ import { claudeReplied, claudeSilentPersisted, codexReplied, codexSilent, HOST_M
 import { isObject, type HookInput, type HookKind, type HostAdapter, type JsonObject, type PostMcpInput, type PostReadInput, type PostShellInput, type PreToolInput } from '../hosts/adapter.js';
 import { hostFor } from '../hosts/registry.js';
 import { isOmniOwnCommand, omniExecOriginal } from '../hosts/omni-command.js';
-import { passthroughRequested } from '../command/passthrough.js';
+import { maskAllRequested, passthroughRequested } from '../command/passthrough.js';
 import { readRegularFile } from '../hosts/read-text.js';
 
 /** `omni --<name>` → the neutral event it serves. `hook` dispatches on the payload alone. */
@@ -94,8 +94,9 @@ async function dispatch(host: HostAdapter, p: JsonObject, input: HookInput, env:
   }
 }
 
-function ctxFor(input: HookInput, command: string, tool: string): PipelineContext {
+function ctxFor(input: HookInput, command: string, tool: string, env: NodeJS.ProcessEnv): PipelineContext {
   return {
+    maskAll: maskAllRequested(env),
     door: 'hook',
     host: input.host,
     command,
@@ -176,7 +177,9 @@ async function postShell(host: HostAdapter, p: JsonObject, input: PostShellInput
     return postToolFailure({ ...input, kind: 'post-tool-failure', error, interrupted: false }, env);
   }
   if (input.failed !== false) return '';
-  if (host.replacesAsError && env.OMNI_REPLACE_AS_ERROR !== '1') return '';
+  // A host that shows any replacement as the tool's error (Gemini) gets omni's digest only on
+  // request; a secret is masked all the same (an error-framed result beats a leaked credential).
+  const maskOnly = host.replacesAsError === true && env.OMNI_REPLACE_AS_ERROR !== '1';
   const command = input.command;
   if (isOmniOwnCommand(command) || passthroughRequested(command, env)) return '';
   let text = input.output;
@@ -195,15 +198,30 @@ async function postShell(host: HostAdapter, p: JsonObject, input: PostShellInput
     if (text.endsWith('\n')) text = text.slice(0, -1);
   }
   if (text === '') return '';
+  if (maskOnly) return maskedShell(host, p, input, command, text, env);
   const cwd = input.cwd;
   // A command that succeeds clears its own "last error" in session memory.
   const full = text;
-  return distil(ctxFor(input, command, 'Bash'), text, env, cwd ? (s, ev) => ev.commandSucceeded(() => s, { cwd, command }) : undefined, (res) => {
+  return distil(ctxFor(input, command, 'Bash', env), text, env, cwd ? (s, ev) => ev.commandSucceeded(() => s, { cwd, command }) : undefined, (res) => {
     let out = res.output;
     if (out.endsWith('\n') && !full.endsWith('\n')) out = out.slice(0, -1);
     const reply = res.changed ? host.replyOutput(p, input, out) : '';
     return { reply, applied: reply !== '', view: shellView(host, input, full, reply, out) };
   });
+}
+
+/**
+ * The output as it came with its secrets masked, and nothing else changed: the same pipeline
+ * with no archive, so nothing can be folded or removed (structured data and the rest that
+ * passes byte for byte still does). No run is recorded: omni did not distil it.
+ */
+async function maskedShell(host: HostAdapter, p: JsonObject, input: PostShellInput, command: string, text: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const { distillBuffer } = await import('../pipeline/run.js');
+  const res = await distillBuffer(ctxFor(input, command, 'Bash', env), Buffer.from(text, 'utf8'));
+  if (!res.changed) return '';
+  let out = res.output.toString('utf8');
+  if (out.endsWith('\n') && !text.endsWith('\n')) out = out.slice(0, -1);
+  return host.replyOutput(p, input, out);
 }
 
 async function postRead(host: HostAdapter, p: JsonObject, input: PostReadInput, env: NodeJS.ProcessEnv): Promise<string> {
@@ -212,7 +230,7 @@ async function postRead(host: HostAdapter, p: JsonObject, input: PostReadInput, 
   const path = input.path;
   // Hot files for the session-start context.
   const replyRead = host.replyRead;
-  return distil(ctxFor(input, `Read ${path}`, 'Read'), input.content, env, cwd ? (s, ev) => ev.fileRead(() => s, { cwd, path }) : undefined, (res) => {
+  return distil(ctxFor(input, `Read ${path}`, 'Read', env), input.content, env, cwd ? (s, ev) => ev.fileRead(() => s, { cwd, path }) : undefined, (res) => {
     let out = res.output;
     if (out.endsWith('\n') && !input.content.endsWith('\n')) out = out.slice(0, -1);
     const reply = res.changed ? replyRead(p, input, out) : '';
@@ -233,7 +251,7 @@ async function postMcp(host: HostAdapter, p: JsonObject, input: PostMcpInput, en
   for (let i = 0; i < texts.length; i++) {
     const full = texts[i];
     if (full === '') continue;
-    texts[i] = await distil(ctxFor(input, '', input.name), full, env, undefined, (res) => {
+    texts[i] = await distil(ctxFor(input, '', input.name, env), full, env, undefined, (res) => {
       let out = res.output;
       if (out.endsWith('\n') && !full.endsWith('\n')) out = out.slice(0, -1);
       // A changed text always goes out (replyMcp answers whenever one part changed), inline: the
@@ -265,11 +283,11 @@ async function postToolFailure(input: Extract<HookInput, { kind: 'post-tool-fail
 // Pre-tool: the rewrite into `omni exec`.
 
 async function preTool(host: HostAdapter, p: JsonObject, input: PreToolInput, env: NodeJS.ProcessEnv): Promise<string> {
-  if (env.OMNI_NO_REWRITE === '1' || !host.rewrite) return '';
+  if (!host.rewrite) return '';
   const { decideRewrite } = await import('./prehook-policy.js');
   const d = await decideRewrite(host, p, input, env);
-  if (env.OMNI_HOOK_TRACE) logDiagnostic('hook', `pre-hook ${host.id}: ${d.rewrite ? 'rewrite' : 'leave'} (${d.reason})`, env);
-  return d.rewrite ? d.reply : '';
+  if (env.OMNI_HOOK_TRACE) logDiagnostic('hook', `pre-hook ${host.id}: ${d.rewrite ? 'rewrite' : d.reply ? 'deny' : 'leave'} (${d.reason})`, env);
+  return d.reply ?? '';
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ import type { ExtensionAPI, ExtensionContext, ToolResultEvent } from '@mariozech
 import type { PipelineContext } from '../pipeline/types.js';
 import type { LazyStore } from './store-access.js';
 import type { Store } from '../store/open.js';
-import { passthroughRequested } from '../command/passthrough.js';
+import { maskAllRequested, passthroughRequested } from '../command/passthrough.js';
 import { distilText } from './distil-text.js';
 import { piSilentCut, WHOLE } from './model-view.js';
 import { readRegularFileAsync } from '../hosts/read-text.js';
@@ -97,10 +97,13 @@ export class PiSession {
         text = full;
       }
       const sessionId = sessionIdOf(ctx);
-      const pctx: PipelineContext = { door: 'hook', host: 'pi', command: r.command, tool: 'bash', sessionId, agentId: 'main', cwd: ctx.cwd, exitCode: 0 };
-      const store = await this.lazy();
+      const pctx: PipelineContext = { door: 'hook', host: 'pi', command: r.command, tool: 'bash', sessionId, agentId: 'main', cwd: ctx.cwd, exitCode: 0, maskAll: maskAllRequested(env) };
+      const [store, { maskSecrets }] = await Promise.all([this.lazy(), import('../pipeline/redact.js')]);
       return await distilText(pctx, text, env, store, (s, ev) => ev.commandSucceeded(() => s, { cwd: ctx.cwd, command: r.command }), this.log, (res) => {
-        const patch = bashPatch(r, res);
+        // Where omni's digest of a cut output is not sent (Pi's own cut is shorter), Pi's text
+        // still goes out with its secrets masked.
+        const masked = res.changed && r.fullOutputPath ? maskSecrets(r.text) : r.text;
+        const patch = bashPatch(r, res) ?? (masked !== r.text ? { content: [{ type: 'text' as const, text: masked }] } : undefined);
         // A patch reaches the model as it is; without one the model gets Pi's own result: whole,
         // or for a cut one Pi's tail, whose first line may be partial.
         return { reply: patch, applied: patch !== undefined, view: patch || !r.fullOutputPath ? WHOLE : piSilentCut(r.text) };

@@ -1,6 +1,6 @@
 import { constants } from 'node:os';
 import { createPipeline } from '../pipeline/create.js';
-import { passthroughRequested } from '../command/passthrough.js';
+import { maskAllRequested, passthroughRequested } from '../command/passthrough.js';
 import type { PipelineContext } from '../pipeline/types.js';
 import { LazyStore } from './store-access.js';
 import { writeSafely, holdWindow } from './sink.js';
@@ -48,7 +48,7 @@ export function runPipe(opts: PipeOptions = {}): Promise<number> {
       return;
     }
     const store = new LazyStore();
-    const ctx: PipelineContext = { door: 'pipe', command: opts.command, sessionId: opts.sessionId, agentId: opts.agentId, cwd: process.cwd(), archive: store.archive(), ...holdWindow(env) };
+    const ctx: PipelineContext = { door: 'pipe', command: opts.command, sessionId: opts.sessionId, agentId: opts.agentId, cwd: process.cwd(), archive: store.archive(), ...holdWindow(env), maskAll: maskAllRequested(env) };
     const book = new RunBook(ctx, store);
     book.attachLedger(env);
     const pipeline = createPipeline(ctx);

@@ -117,8 +117,11 @@ export interface HostAdapter {
    * own approval rules allow a rewrite (a rewrite must never widen permissions).
    */
   rewrite?: {
-    policy(payload: JsonObject, input: PreToolInput, env: NodeJS.ProcessEnv): RewriteDecision | Promise<RewriteDecision>;
+    /** `rewritten`: the command omni would hand back, for rules the host would judge it by. */
+    policy(payload: JsonObject, input: PreToolInput, env: NodeJS.ProcessEnv, rewritten: string): RewriteDecision | Promise<RewriteDecision>;
     reply(payload: JsonObject, input: PreToolInput, command: string, decision: 'allow' | null, reason: string): string;
+    /** Refuse the call, with a short reason the model is shown (it can only narrow). */
+    deny(payload: JsonObject, input: PreToolInput, reason: string): string;
   };
   /** Context for the model at session start (and after a failure, where the host allows it). */
   replyContext?(payload: JsonObject, input: HookInput, text: string): string;
@@ -159,8 +162,14 @@ export interface InstallOptions {
   /** Absolute path of omni's entry (`dist/omni.cjs`). */
   bin: string;
   nodePath?: string;
-  /** false: no pre-tool rewrite into `omni exec`. */
+  /**
+   * true: also the pre-tool rewrite into `omni exec` (`omni init --rewrite`). false (the
+   * default): omni acts after the tool only, so the command the user approved is the one the
+   * host runs, in the host's own shell.
+   */
   preHook: boolean;
+  /** Offer the model omni's MCP tools (omni_run, …) where the install registers omni's server. */
+  mcpTools?: boolean;
   env: NodeJS.ProcessEnv;
 }
 

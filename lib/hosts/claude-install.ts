@@ -11,12 +11,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readText } from './read-text.js';
-import type { HostInstaller, HostStatus, InstallOptions, Problem } from './adapter.js';
+import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from './adapter.js';
 import { OMNI_HOOKS, omniHandlersIn, projectSettingsPath, userSettingsPath, hookCommand, omniHookSpecs, withOmniHooks } from './claude-settings.js';
 import { cliVersion, compareVersions, findProgram, missingInCommand } from './detect.js';
 import { claudeJsonPath, hasDenyEntry, installServer, isOmniServerEntry, MIN_MCP_TOOL_VERSION, serverSlot, uninstallServer, withOmniMcpHooks, withoutOmniMcpHooks } from './claude-mcp-transport.js';
 import { HOOK_SERVER, HOOK_TOOL_FULL_NAME } from './claude-hook-tool.js';
 import { readSettings, writeSettings, isObj, type Obj } from './hook-config.js';
+import { MCP_TOOLS_FLAG, MODEL_TOOLS } from './mcp-offer.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 export interface Check {
@@ -93,7 +94,7 @@ function checkHooks(env: NodeJS.ProcessEnv, projectDir: string): { checks: Check
     checks.push({ name: 'hooks-registered', status: 'fail', detail: `no omni hooks in ${files.join(', ')}; run \`omni init\`` });
     return { checks, regs };
   }
-  // PreToolUse is optional (`omni init --no-pre-hook`).
+  // PreToolUse is opt-in (`omni init --rewrite`).
   const missing = OMNI_HOOKS.filter((s) => s.event !== 'PreToolUse' && !regs.some((r) => r.event === s.event));
   const post = OMNI_HOOKS.find((s) => s.event === 'PostToolUse');
   if (missing.some((m) => m.event === 'PostToolUse')) {
@@ -103,6 +104,11 @@ function checkHooks(env: NodeJS.ProcessEnv, projectDir: string): { checks: Check
   } else {
     checks.push({ name: 'hooks-registered', status: 'ok', detail: `${regs.length} omni hooks in ${[...new Set(regs.map((r) => r.file))].join(', ')}` });
   }
+  checks.push(
+    regs.some((r) => r.event === 'PreToolUse')
+      ? { name: 'rewrite', status: 'ok', detail: 'on: PreToolUse rewrites plain noisy commands into omni exec where the host would run them unasked (`omni init --claude` again turns it off)' }
+      : { name: 'rewrite', status: 'ok', detail: 'off: commands run as approved, in the host\'s shell, and are distilled afterwards (`omni init --claude --rewrite` turns it on)' },
+  );
   const postRegs = regs.filter((r) => r.event === 'PostToolUse');
   for (const r of postRegs) {
     if (post && r.matcher !== undefined && !/Bash/.test(r.matcher) && r.matcher !== '*' && r.matcher !== '') {
@@ -207,6 +213,18 @@ function serverEntry(env: NodeJS.ProcessEnv): { command: string; args: string[] 
   return { command: e.command, args: e.args.map(String) };
 }
 
+/** What omni's hook server offers the model: nothing by default, its tools with --mcp-tools. */
+export function offeredCheck(args: string[]): Check {
+  if (args.includes(MCP_TOOLS_FLAG)) {
+    return {
+      name: 'mcp-tools',
+      status: 'ok',
+      detail: `offered to the model: ${MODEL_TOOLS.join(', ')} (${MCP_TOOLS_FLAG}). Each model request carries them; \`omni stats\` nets that cost against the saving. omni_run refuses what your Bash deny and ask rules name. To offer nothing: \`omni init --claude\``,
+    };
+  }
+  return { name: 'mcp-tools', status: 'ok', detail: `offered to the model: none (omni's server answers only its hook handlers). To offer ${MODEL_TOOLS.join(', ')}: \`omni init --claude ${MCP_TOOLS_FLAG}\`` };
+}
+
 /** Which transport is wired, why, and whether the host will run it. */
 function checkTransport(env: NodeJS.ProcessEnv, regs: Registration[], version: string | null): Check[] {
   const tools = regs.filter((r) => r.event === 'PreToolUse' || r.event === 'PostToolUse' || r.event === 'PostToolUseFailure');
@@ -228,6 +246,7 @@ function checkTransport(env: NodeJS.ProcessEnv, regs: Registration[], version: s
   if (missing.length) out.push({ name: 'transport', status: 'fail', detail: `omni's MCP server in ${file} points at missing files (${missing.join(', ')}): omni does nothing. Run \`omni init --claude\` again` });
   else if (version && compareVersions(version, MIN_MCP_TOOL_VERSION) < 0) out.push({ name: 'transport', status: 'fail', detail: `mcp_tool handlers are wired, but Claude Code ${version} does not run them (${MIN_MCP_TOOL_VERSION} or later does): run \`omni init --claude\` again for command hooks, or update Claude Code` });
   else out.push({ name: 'transport', status: 'ok', detail: `mcp_tool handlers on omni's MCP server (\`${entry.command} ${entry.args.join(' ')}\`, ${file}): one process per session, no start-up per tool call` });
+  out.push(offeredCheck(entry.args));
   const settings = regs.filter((r) => r.type === 'mcp_tool').map((r) => r.file);
   if (!settings.some((f) => hasDenyEntry(readJson(f)))) out.push({ name: 'transport', status: 'warn', detail: `no permissions.deny entry for ${HOOK_TOOL_FULL_NAME}: the model is offered omni's internal hook tool. Run \`omni init --claude\`` });
   return out;
@@ -262,6 +281,18 @@ function settingsFile(opts: Pick<InstallOptions, 'scope' | 'cwd' | 'env'>): stri
   return opts.scope === 'project' ? projectSettingsPath(opts.cwd) : userSettingsPath(opts.env);
 }
 
+/** What the install says about the rewrite, either way. */
+function rewriteNote(preHook: boolean): string {
+  return preHook
+    ? 'rewrite: PreToolUse rewrites plain noisy commands into `omni exec --bash` where the host would run them unasked (--rewrite); everything else is distilled after it ran'
+    : 'no command rewrite: every command runs as the user approved it, in the host\'s shell; omni distils its output afterwards (`omni init --claude --rewrite` opts in)';
+}
+
+/** Did doctor find omni's PreToolUse registered? */
+function hooksRewrite(checks: Check[]): boolean {
+  return checks.some((c) => c.name === 'rewrite' && c.status === 'ok' && c.detail.startsWith('on'));
+}
+
 export const claudeInstaller: HostInstaller = {
   id: 'claude',
   name: 'Claude Code',
@@ -280,31 +311,42 @@ export const claudeInstaller: HostInstaller = {
       // server registered without the deny entry would offer omni_hook to the model.
       const { text, json } = readSettings(file);
       const r = writeSettings(file, text, withOmniMcpHooks(json, opts.bin, opts.nodePath, { preHook: opts.preHook }));
-      const srv = installServer(claudeJson, opts.bin, opts.nodePath);
+      const srv = installServer(claudeJson, opts.bin, opts.nodePath, { mcpTools: opts.mcpTools });
       const changed = r.changed || srv.changed;
-      return {
+      const offered = opts.mcpTools
+        ? `offered to the model: ${MODEL_TOOLS.join(', ')} (each model request carries their definitions; \`omni stats\` counts that cost; omni_run refuses what your Bash deny and ask rules name)`
+        : `offered to the model: no tool (\`omni init --claude ${MCP_TOOLS_FLAG}\` offers ${MODEL_TOOLS.join(', ')})`;
+      const result: InstallResult = {
         changed,
         files: [r.file, srv.file],
         notes: changed
           ? [
               `transport: mcp_tool handlers (${transport.why})`,
-              `MCP server "${HOOK_SERVER}" registered in ${srv.file}${srv.backup ? ` (backup: ${srv.backup})` : ''}: ${opts.nodePath ?? process.execPath} ${opts.bin} mcp --hook-tool`,
-              `hooks registered in ${r.file}${r.backup ? ` (backup: ${r.backup})` : ''}: PreToolUse, PostToolUse, PostToolUseFailure call ${HOOK_TOOL_FULL_NAME} (denied to the model in permissions.deny); SessionStart, SessionEnd, PreCompact run ${hookCommand(opts.bin, '--<event>', opts.nodePath)}`,
+              `transport: mcp_tool handlers (${transport.why})`,
+              `MCP server "${HOOK_SERVER}" registered in ${srv.file}${srv.backup ? ` (backup: ${srv.backup})` : ''}: ${opts.nodePath ?? process.execPath} ${opts.bin} mcp --hook-tool${opts.mcpTools ? ` ${MCP_TOOLS_FLAG}` : ''}`,
+              offered,
+              `hooks registered in ${r.file}${r.backup ? ` (backup: ${r.backup})` : ''}: ${opts.preHook ? 'PreToolUse, ' : ''}PostToolUse, PostToolUseFailure call ${HOOK_TOOL_FULL_NAME} (denied to the model in permissions.deny); SessionStart, SessionEnd, PreCompact run ${hookCommand(opts.bin, '--<event>', opts.nodePath)}`,
             ]
-          : [`transport: mcp_tool handlers (${transport.why})`, `hooks in ${r.file} and the MCP server in ${srv.file} already up to date`],
+          : [`transport: mcp_tool handlers (${transport.why})`, `hooks in ${r.file} and the MCP server in ${srv.file} already up to date`, offered],
       };
+      result.notes.push(rewriteNote(opts.preHook));
+      return result;
     }
     // Command hooks; a server omni registered earlier would only cost a process per session.
     const srv = opts.scope === 'user' && slot === 'omni' ? uninstallServer(claudeJson) : null;
     const { text, json } = readSettings(file);
     const r = writeSettings(file, text, withOmniHooksCommand(json, opts));
     const events = omniHookSpecs({ preHook: opts.preHook }).map((h) => h.event).join(', ');
+    const ignored = opts.mcpTools ? [`${MCP_TOOLS_FLAG} ignored: command hooks register no MCP server (\`omni mcp\` offers the tools if you add it yourself)`] : [];
     return {
       changed: r.changed || !!srv?.changed,
       files: [r.file],
-      notes: r.changed
-        ? [`transport: command hooks (${transport.why})`, `hooks registered in ${r.file}${r.backup ? ` (backup: ${r.backup})` : ''}`, `events: ${events}`, `command: ${hookCommand(opts.bin, '--<event>', opts.nodePath)}`]
-        : [`transport: command hooks (${transport.why})`, `hooks in ${r.file} already up to date`],
+      notes: [
+        ...(r.changed
+          ? [`transport: command hooks (${transport.why})`, `hooks registered in ${r.file}${r.backup ? ` (backup: ${r.backup})` : ''}`, `events: ${events}`, `command: ${hookCommand(opts.bin, '--<event>', opts.nodePath)}`, ...ignored]
+          : [`transport: command hooks (${transport.why})`, `hooks in ${r.file} already up to date`, ...ignored]),
+        rewriteNote(opts.preHook),
+      ],
     };
   },
   uninstall(opts) {
@@ -332,7 +374,9 @@ export const claudeInstaller: HostInstaller = {
       tier: 'full',
       files: [userSettingsPath(opts.env), projectSettingsPath(opts.cwd)],
       problems,
-      note: 'PostToolUse replaces Bash and Read output (updatedToolOutput); PreToolUse rewrites noisy commands into omni exec where permissions allow',
+      note: hooksRewrite(checks)
+        ? 'PostToolUse replaces Bash and Read output (updatedToolOutput); PreToolUse rewrites plain noisy commands into omni exec where the host would run them unasked (omni init --rewrite)'
+        : 'PostToolUse replaces Bash and Read output (updatedToolOutput); commands run as the user approved them, in the host\'s shell',
       checks,
     } satisfies HostStatus;
   },

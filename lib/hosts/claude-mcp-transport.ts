@@ -10,7 +10,9 @@
  *   2.1.332): `node <omni.cjs> mcp --hook-tool`;
  * - `~/.claude/settings.json` hooks: the mcp_tool handlers and the three command hooks;
  * - `~/.claude/settings.json` `permissions.deny`: the internal tool, so the model never sees
- *   it (the handlers still call it). omni's other MCP tools (omni_run, …) stay visible.
+ *   it (the handlers still call it).
+ * The server offers the model nothing else unless the user opts in (`--mcp-tools`, ./mcp-offer.ts):
+ * every offered tool rides on every model request, and omni_run is a shell of its own.
  */
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -18,6 +20,7 @@ import { join } from 'node:path';
 import { HOOK_SERVER, HOOK_TOOL, HOOK_TOOL_FLAG, HOOK_TOOL_FULL_NAME, hookToolInput } from './claude-hook-tool.js';
 import { isObj, readSettings, withOmniHooks as withSpecs, withoutOmniHooks, writeSettings, type Json, type Obj, type OmniHookSpec, type WriteResult } from './hook-config.js';
 import { OMNI_HOOKS } from './claude-settings.js';
+import { MCP_TOOLS_FLAG } from './mcp-offer.js';
 
 /**
  * The first Claude Code release that runs `mcp_tool` hook handlers and applies their reply
@@ -25,9 +28,12 @@ import { OMNI_HOOKS } from './claude-settings.js';
  */
 export const MIN_MCP_TOOL_VERSION = '2.1.121';
 
-/** Each tool event, as an mcp_tool handler naming the same entry its command hook would run. */
+/**
+ * Each tool event, as an mcp_tool handler naming the same entry its command hook would run.
+ * PreToolUse only with `preHook` (`omni init --rewrite`).
+ */
 export function mcpHookSpecs(opts: { preHook?: boolean } = {}): OmniHookSpec[] {
-  return OMNI_HOOKS.filter((h) => opts.preHook !== false || h.event !== 'PreToolUse').map((h) => {
+  return OMNI_HOOKS.filter((h) => opts.preHook === true || h.event !== 'PreToolUse').map((h) => {
     if (h.event !== 'PreToolUse' && h.event !== 'PostToolUse' && h.event !== 'PostToolUseFailure') return h;
     return { ...h, mcpTool: { server: HOOK_SERVER, tool: HOOK_TOOL, input: hookToolInput(h.flag.replace(/^--/, '')) } };
   });
@@ -45,8 +51,9 @@ export function claudeJsonPath(env: NodeJS.ProcessEnv = process.env): string {
  * own environment at start (ARENA_MARK), so commands run through omni_run do not inherit it.
  */
 export const ARENA_MARK = 'OMNI_SET_MALLOC_ARENA_MAX';
-export function omniServerEntry(bin: string, nodePath: string = process.execPath): Obj {
-  return { type: 'stdio', command: nodePath, args: [bin, 'mcp', HOOK_TOOL_FLAG], env: { MALLOC_ARENA_MAX: '1', [ARENA_MARK]: '1' } };
+export function omniServerEntry(bin: string, nodePath: string = process.execPath, opts: { mcpTools?: boolean } = {}): Obj {
+  const args = [bin, 'mcp', HOOK_TOOL_FLAG, ...(opts.mcpTools ? [MCP_TOOLS_FLAG] : [])];
+  return { type: 'stdio', command: nodePath, args, env: { MALLOC_ARENA_MAX: '1', [ARENA_MARK]: '1' } };
 }
 
 /** Is this `mcpServers` entry omni's own hook server (any path)? */
@@ -63,10 +70,10 @@ export function serverSlot(claudeJson: Obj): 'free' | 'omni' | 'foreign' {
   return isOmniServerEntry(servers[HOOK_SERVER]) ? 'omni' : 'foreign';
 }
 
-export function withOmniServer(claudeJson: Obj, bin: string, nodePath?: string): Obj {
+export function withOmniServer(claudeJson: Obj, bin: string, nodePath?: string, opts: { mcpTools?: boolean } = {}): Obj {
   const j = structuredClone(claudeJson);
   const servers = isObj(j.mcpServers) ? j.mcpServers : {};
-  servers[HOOK_SERVER] = omniServerEntry(bin, nodePath);
+  servers[HOOK_SERVER] = omniServerEntry(bin, nodePath, opts);
   j.mcpServers = servers;
   return j;
 }
@@ -121,9 +128,9 @@ function modeOf(file: string): number {
   }
 }
 
-export function installServer(file: string, bin: string, nodePath?: string): WriteResult {
+export function installServer(file: string, bin: string, nodePath?: string, opts: { mcpTools?: boolean } = {}): WriteResult {
   const { text, json } = readSettings(file);
-  return writeSettings(file, text, withOmniServer(json, bin, nodePath), modeOf(file));
+  return writeSettings(file, text, withOmniServer(json, bin, nodePath, opts), modeOf(file));
 }
 
 export function uninstallServer(file: string): WriteResult {

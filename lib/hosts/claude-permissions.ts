@@ -3,17 +3,27 @@
  *
  * Claude Code checks its rules against the command a PreToolUse hook rewrote (host-contract
  * 1.7.1, Verified): a deny or ask rule written for `npm test` stops matching
- * `… omni exec 'npm test'`, and an allow rule stops matching too. So before rewriting, omni
- * checks the rules itself, and errs on the side of not rewriting:
+ * `… omni exec 'npm test'`, and an allow rule stops matching too. The host also reads a command
+ * more widely than its text: it folds whitespace, removes quotes and sees through wrappers with
+ * options (`npm  test`, `"npm" test`, `nice -n 5 npm test` are all denied by `Bash(npm test:*)`).
+ * So before rewriting, omni checks the rules itself, and errs on the side of not rewriting:
  *
- * - deny / ask rules are matched GENEROUSLY (any sub-command, with or without leading
- *   `VAR=…` assignments, `Bash(x *)` also matching bare `x`): a doubtful match means no rewrite;
- * - allow rules are matched STRICTLY (every `&&`/`||` sub-command must match, no `$(…)`):
- *   a doubtful match means no `allow` from omni, hence no rewrite.
+ * - deny / ask rules are matched GENEROUSLY: against every form of the command
+ *   (lib/command/respell.ts: whitespace folded, quotes and backslashes removed, every
+ *   sub-command, assignments, keywords and wrappers with any options peeled, the program's
+ *   path dropped, case folded): a doubtful match counts as a match;
+ * - allow rules are matched STRICTLY: every sub-command must be plain words
+ *   (lib/command/plain-words.ts) and an allow rule must certainly match it (`x`, `x:*`, `x *`
+ *   spelled in plain words): a doubtful match counts as no match.
+ *
+ * For the plain-words lines the pre-hook rewrites, the two agree with the host exactly; for
+ * everything else the generous side only ever says "a rule matches" more often.
  */
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { plainWords } from '../command/plain-words.js';
+import { commandForms, ruleForm } from '../command/respell.js';
 
 export type RuleKind = 'allow' | 'deny' | 'ask';
 
@@ -23,6 +33,11 @@ export interface PermissionRules {
   ask: string[];
   /** Files that were read (for diagnostics). */
   sources: string[];
+  /**
+   * The first settings file that turns Claude Code's Bash sandbox on (`sandbox` not disabled),
+   * if any: the sandbox judges the command a rewrite would hide.
+   */
+  sandbox?: string;
 }
 
 export interface RuleVerdict {
@@ -35,7 +50,12 @@ function readRules(file: string, into: PermissionRules, allowTrusted: boolean): 
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
-  } catch {
+  } catch (err) {
+    // Absent is no rules; present but unreadable (a directory, no permission) might hold a deny.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return;
+    into.ask.push('Bash');
+    into.sources.push(`${file} (unreadable, ${code}: treated as ask for every command)`);
     return;
   }
   let json: unknown;
@@ -48,6 +68,8 @@ function readRules(file: string, into: PermissionRules, allowTrusted: boolean): 
     return;
   }
   into.sources.push(allowTrusted ? file : `${file} (allow rules ignored: workspace not trusted)`);
+  const sandbox = (json as { sandbox?: unknown })?.sandbox;
+  if (into.sandbox === undefined && typeof sandbox === 'object' && sandbox !== null && (sandbox as { enabled?: unknown }).enabled !== false) into.sandbox = file;
   const perms = (json as { permissions?: unknown })?.permissions;
   if (typeof perms !== 'object' || perms === null) return;
   for (const kind of ['allow', 'deny', 'ask'] as const) {
@@ -112,38 +134,63 @@ export function loadPermissionRules(projectDirs: (string | undefined)[], env: No
   return rules;
 }
 
-/** `Bash` → '' (everything), `Bash(x)` → 'x', any other tool → null. */
-export function bashRuleContent(rule: string): string | null {
+/**
+ * `Bash` → '' (everything), `Bash(x)` → 'x', any other tool → null. `generous` (deny and ask
+ * rules) also reads a rule whose tool name differs only in case: a doubt counts against a rewrite.
+ */
+export function bashRuleContent(rule: string, generous = false): string | null {
   const r = rule.trim();
-  if (r === 'Bash') return '';
-  const m = /^Bash\(([\s\S]*)\)$/.exec(r);
-  return m ? m[1].trim() : null;
+  const m = (generous ? /^Bash(?:\(([\s\S]*)\))?$/i : /^Bash(?:\(([\s\S]*)\))?$/).exec(r);
+  return m ? (m[1] ?? '').trim() : null;
 }
 
-function globToRegex(pattern: string, generous: boolean): RegExp {
+function globToRegex(pattern: string): RegExp {
   let body = '';
   let p = pattern;
   let tail = '';
   if (p.endsWith(' *')) {
     p = p.slice(0, -2);
     // `Bash(ls *)`: `ls -la` and bare `ls` yes (checked with the real CLI), `lsof` no.
-    tail = '(?:\\s[\\s\\S]*)?';
+    tail = '(?: [\\s\\S]*)?';
   }
   for (const ch of p) body += ch === '*' ? '[\\s\\S]*' : ch.replace(/[\\^$.+?()[\]{}|]/g, '\\$&');
   return new RegExp(`^${body}${tail}$`);
 }
 
-/** One rule's content against one (sub)command. */
-export function contentMatches(content: string, command: string, generous: boolean): boolean {
-  const cmd = command.trim();
+/** A deny or ask rule's content against one form of the command (both spelled by ruleForm). */
+function generousMatch(content: string, form: string): boolean {
   if (content === '' || content === '*') return true;
   if (content.endsWith(':*')) {
-    const prefix = content.slice(0, -2).trim();
-    if (cmd === prefix || cmd.startsWith(prefix + ' ') || cmd.startsWith(prefix + '\t')) return true;
-    return generous && cmd.startsWith(prefix);
+    // `npm test:*` also takes `npm testing`: a doubt counts against a rewrite.
+    return form.startsWith(ruleForm(content.slice(0, -2)));
   }
-  if (content.includes('*')) return globToRegex(content, generous).test(cmd);
-  return cmd === content || (generous && cmd.replace(/\s+/g, ' ') === content.replace(/\s+/g, ' '));
+  if (content.includes('*')) return globToRegex(ruleForm(content)).test(form);
+  return form === ruleForm(content);
+}
+
+/**
+ * An allow rule's content against a plain-words command (lib/command/plain-words.ts): only the
+ * forms whose meaning is certain, spelled in plain words themselves. `x`: exactly x; `x:*` and
+ * `x *`: x, or x and more words. Any other wildcard is a doubt, and a doubt is no match.
+ */
+function strictMatch(content: string, command: string): boolean {
+  if (content === '' || content === '*') return true;
+  let prefix: string | null = null;
+  if (content.endsWith(':*')) prefix = content.slice(0, -2);
+  else if (content.endsWith(' *')) prefix = content.slice(0, -2);
+  const text = prefix ?? content;
+  if (plainWords(text) === null) return false;
+  return prefix === null ? command === text : command === text || command.startsWith(text + ' ');
+}
+
+/**
+ * One rule's content against one command. Generous (deny, ask): against every form of the
+ * command (lib/command/respell.ts). Strict (allow): the command must be plain words and the rule
+ * one of the certain forms.
+ */
+export function contentMatches(content: string, command: string, generous: boolean): boolean {
+  if (generous) return commandForms(command).some((f) => generousMatch(content, f));
+  return plainWords(command) !== null && strictMatch(content, command);
 }
 
 /** Split on unquoted `&&`, `||`, `;`, `|`, `&`, newlines. Quote-aware, not a shell. */
@@ -194,47 +241,37 @@ export function splitSubcommands(command: string): { parts: string[]; ops: strin
   return { parts: parts.map((p) => p.trim()).filter((p) => p !== ''), ops };
 }
 
-const LEADING_ASSIGN = /^(?:[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|[^\s'"]*)\s+)+/;
-
-function variants(sub: string): string[] {
-  const out = [sub];
-  const stripped = sub.replace(LEADING_ASSIGN, '');
-  if (stripped !== sub) out.push(stripped);
-  // `timeout 60 x`, `env x`, `nice x`, `time x`: the host strips some wrappers too.
-  const wrapped = stripped.replace(/^(?:(?:timeout\s+\S+|env|nice|time|command|nohup)\s+)+/, '');
-  if (wrapped !== stripped) out.push(wrapped);
-  return out;
-}
-
-function firstMatch(rules: string[], candidates: string[], generous: boolean): string | null {
+function firstGenerous(rules: string[], forms: string[]): string | null {
   for (const rule of rules) {
-    const content = bashRuleContent(rule);
+    const content = bashRuleContent(rule, true);
     if (content === null) continue;
-    for (const c of candidates) if (contentMatches(content, c, generous)) return rule;
+    if (forms.some((f) => generousMatch(content, f))) return rule;
   }
   return null;
 }
 
-/** Which rule of each kind applies to the original command. */
+function firstStrict(rules: string[], part: string): string | null {
+  for (const rule of rules) {
+    const content = bashRuleContent(rule);
+    if (content !== null && strictMatch(content, part)) return rule;
+  }
+  return null;
+}
+
+/**
+ * Which rule of each kind applies to the command. deny and ask: generously, over every form of
+ * it (any doubt counts as a match). allow: strictly, only when every sub-command is plain words
+ * and an allow rule certainly matches each (any doubt counts as no match).
+ */
 export function checkBashCommand(command: string, rules: PermissionRules): RuleVerdict {
-  const { parts } = splitSubcommands(command);
-  // generous: the whole line and every sub-command, with and without leading assignments
-  const generousCands = [command.trim(), ...parts.flatMap(variants)];
-  const deny = firstMatch(rules.deny, generousCands, true);
-  const ask = firstMatch(rules.ask, generousCands, true);
-  // strict: every sub-command must match some allow rule; no substitutions
+  const forms = commandForms(command);
+  const deny = firstGenerous(rules.deny, forms);
+  const ask = firstGenerous(rules.ask, forms);
   let allow: string | null = null;
-  if (!/\$\(|`|<\(|>\(/.test(command) && parts.length > 0) {
-    const matched: string[] = [];
-    for (const p of parts) {
-      const r = firstMatch(rules.allow, [p], false);
-      if (!r) {
-        matched.length = 0;
-        break;
-      }
-      matched.push(r);
-    }
-    if (matched.length === parts.length) allow = matched[0];
+  const { parts } = splitSubcommands(command);
+  if (parts.length > 0 && parts.every((p) => plainWords(p) !== null)) {
+    const matched = parts.map((p) => firstStrict(rules.allow, p));
+    if (matched.every((m) => m !== null)) allow = matched[0];
   }
   return { deny, ask, allow };
 }

@@ -131,6 +131,13 @@ export const PreToolUseReply = z.strictObject({
     permissionDecisionReason: optStr,
   }),
 });
+export const PreToolUseDenyReply = z.strictObject({
+  hookSpecificOutput: z.strictObject({
+    hookEventName: z.literal('PreToolUse'),
+    permissionDecision: z.literal('deny'),
+    permissionDecisionReason: str,
+  }),
+});
 export const AdditionalContextReply = z.strictObject({
   hookSpecificOutput: z.strictObject({
     hookEventName: z.enum(['PostToolUseFailure', 'SessionStart']),

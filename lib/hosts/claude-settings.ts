@@ -29,15 +29,16 @@ export const OMNI_HOOKS: readonly OmniHookSpec[] = [
 
 export interface InstallOptions {
   /**
-   * Register the PreToolUse rewrite into `omni exec` (default true). Without it omni only
-   * distils in PostToolUse, which has no permission impact at all.
+   * Also register the PreToolUse rewrite into `omni exec` (`omni init --rewrite`; default
+   * false). Without it omni only distils in PostToolUse, which has no permission impact at all:
+   * the command the user approved is the command the host runs.
    */
   preHook?: boolean;
 }
 
 /** The hook specs an install registers. */
 export function omniHookSpecs(opts: InstallOptions = {}): readonly OmniHookSpec[] {
-  return opts.preHook === false ? OMNI_HOOKS.filter((h) => h.event !== 'PreToolUse') : OMNI_HOOKS;
+  return opts.preHook === true ? OMNI_HOOKS : OMNI_HOOKS.filter((h) => h.event !== 'PreToolUse');
 }
 
 /** settings + omni's Claude Code hooks (pure). */

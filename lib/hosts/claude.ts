@@ -282,6 +282,11 @@ export function preToolUseReply(
   return JSON.stringify({ hookSpecificOutput: out });
 }
 
+/** PreToolUse: refuse the call; the host hands the model the reason. */
+export function preToolUseDeny(reason: string): string {
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } });
+}
+
 /** PostToolUseFailure / SessionStart: the only channel there is additionalContext. */
 export function additionalContextReply(event: 'PostToolUseFailure' | 'SessionStart', text: string): string {
   return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: text } });
@@ -304,6 +309,36 @@ export const MARKER_PREFIX = '[omni:';
  * the read, replaced by marker lines) keeps the rest numbered right if startLine moves by
  * k - markers. A fold anywhere else would shift every line after it: refused (null).
  */
+/**
+ * The same lines with secret values masked in place (`***`) and nothing else changed, so every
+ * line keeps its number; anything else (a squeezed blank line and a receipt, say) is refused.
+ */
+export function inPlace(original: string, changed: string, startLine: number): { content: string; startLine: number } | null {
+  if (changed === original) return null;
+  const a = original.split('\n');
+  const b = changed.split('\n');
+  if (a.length !== b.length) return null;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && !maskedFrom(b[i], a[i])) return null;
+  return { content: changed, startLine };
+}
+
+/** `shown` is `line` with some values replaced by `***` (each standing for at least three characters). */
+function maskedFrom(shown: string, line: string): boolean {
+  const parts = shown.split('***');
+  if (parts.length < 2 || shown.length > line.length) return false;
+  // A glob match, `***` matching three or more characters: the earliest place for each middle
+  // part is the best one (linear, whatever the line).
+  const last = parts[parts.length - 1];
+  if (!line.startsWith(parts[0]) || !line.endsWith(last)) return false;
+  let at = parts[0].length;
+  for (let i = 1; i < parts.length - 1; i++) {
+    const j = line.indexOf(parts[i], at + 3);
+    if (j < 0) return false;
+    at = j + parts[i].length;
+  }
+  return line.length - last.length >= at + 3;
+}
+
 export function headFold(
   original: string,
   distilled: string,
@@ -412,8 +447,9 @@ export const claude: HostAdapter = {
     return bashReply(r, out, { dropPersisted: true });
   },
   replyRead(p, input, content) {
-    // Only a fold at the head keeps the host's line numbers right; anything else is refused.
-    const fold = headFold(input.content, content, input.startLine);
+    // Only a fold at the head, or lines changed in place (secrets masked under OMNI_MASK=all),
+    // keep the host's line numbers right; anything else is refused.
+    const fold = headFold(input.content, content, input.startLine) ?? inPlace(input.content, content, input.startLine);
     if (!fold) return '';
     return readReply((p as PostToolUsePayload).tool_response as ReadTextResponse, fold.content, fold.startLine);
   },
@@ -422,9 +458,10 @@ export const claude: HostAdapter = {
     return mcpReply((p as PostToolUsePayload).tool_response as McpBlock[], texts);
   },
   rewrite: {
-    policy: async (p, input, env) => (await import('./claude-policy.js')).claudeRewritePolicy(p, input, env),
+    policy: async (p, input, env, rewritten) => (await import('./claude-policy.js')).claudeRewritePolicy(p, input, env, rewritten),
     reply: (p, _input, command, decision, reason) =>
       preToolUseReply((p as PreToolUsePayload).tool_input, command, decision, decision ? `omni: allowed by the user's ${reason}` : undefined),
+    deny: (_p, _input, reason) => preToolUseDeny(reason),
   },
   replyContext(_p, input, text) {
     if (input.kind !== 'session-start' && input.kind !== 'post-tool-failure') return '';

@@ -210,9 +210,11 @@ export const codexInstaller: HostInstaller = {
     const states = readHookStates(readText(userConfigPath(opts.env)) ?? '');
     const untrusted = omniHooksWithKeys(file, json).filter((h) => trustOf(h, states) !== 'trusted');
     if (untrusted.length > 0) notes.push(`${untrusted.length} of omni's Codex hooks are not trusted yet. ${TRUST_NOTE}`);
-    if (opts.preHook) {
-      notes.push('Codex: omni rewrites commands into `omni exec` only when Codex runs them without approvals or sandbox (--dangerously-bypass-approvals-and-sandbox); otherwise it distils after the command ran');
-    }
+    notes.push(
+      opts.preHook
+        ? 'rewrite: omni rewrites plain noisy commands into `omni exec --bash` only when Codex runs them without approvals or sandbox (--dangerously-bypass-approvals-and-sandbox) and no rule could prompt or forbid; everything else is distilled after it ran'
+        : 'no command rewrite: every command runs as approved, in Codex\'s own shell; omni replaces a successful output afterwards (`omni init --codex --rewrite` opts in)',
+    );
     return { ...r, files: [file], notes };
   },
 

@@ -24,6 +24,7 @@ import { closeSync, readdirSync, readSync } from 'node:fs';
 import { openRegularFile, readRegularFile, RefusedFile } from './read-text.js';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { definedIn, shellStartupFiles } from './shell-startup.js';
 import { isObject, type HookInput, type HookKind, type HostAdapter, type JsonObject, type PostShellInput, type PreToolInput, type RewriteDecision } from './adapter.js';
 
 const KINDS: Record<string, HookKind> = {
@@ -225,7 +226,7 @@ function read(p: JsonObject): HookInput | null {
  * Everywhere else omni distils in PostToolUse only, which changes no permission. The cost: no
  * streaming distillation and no `omni exec` failure tail for sandboxed sessions.
  */
-export function codexRewritePolicy(p: JsonObject, env: NodeJS.ProcessEnv = {}): RewriteDecision {
+export function codexRewritePolicy(p: JsonObject, env: NodeJS.ProcessEnv = {}, command?: string): RewriteDecision {
   if (p.permission_mode !== 'bypassPermissions') {
     return { rewrite: false, reason: `Codex asks before some commands here (permission_mode ${String(p.permission_mode)}); an allow from omni would answer for the user` };
   }
@@ -239,6 +240,11 @@ export function codexRewritePolicy(p: JsonObject, env: NodeJS.ProcessEnv = {}): 
   // would not match `omni exec '<command>'`, so any such rule means no rewrite.
   const rules = restrictiveRules(typeof p.cwd === 'string' ? p.cwd : null, env);
   if (rules) return { rewrite: false, reason: `exec-policy rules that prompt or forbid (${rules}) are judged on the rewritten command` };
+  // Codex runs `bash -lc`: a function or alias its login files give the program would be lost
+  // in the rewrite's own bash.
+  const program = command?.split(' ')[0];
+  const defined = program ? definedIn(shellStartupFiles(env), program) : null;
+  if (defined) return { rewrite: false, reason: `${program} may be a function or alias of the host's shell (${defined})` };
   return { rewrite: true, decision: 'allow', reason: 'Codex runs every command of this session without approval or sandbox' };
 }
 
@@ -300,7 +306,10 @@ export const codex: HostAdapter = {
     return outputReply(output);
   },
   rewrite: {
-    policy: (p: JsonObject, _input: PreToolInput, env: NodeJS.ProcessEnv) => codexRewritePolicy(p, env),
+    policy: (p: JsonObject, input: PreToolInput, env: NodeJS.ProcessEnv) => codexRewritePolicy(p, env, input.command),
+    // Codex requires a non-empty reason with a deny (0.171.0 rejects one without).
+    deny: (_p: JsonObject, _input: PreToolInput, reason: string) =>
+      JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } }),
     reply(p: JsonObject, _input: PreToolInput, command: string, decision: 'allow' | null, reason: string): string {
       // Without allow Codex drops updatedInput silently and runs the original command.
       if (decision !== 'allow') return '';

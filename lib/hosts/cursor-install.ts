@@ -15,9 +15,16 @@ import { readText } from './read-text.js';
 import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from './adapter.js';
 import { isObj, readSettings, SettingsError, writeSettings, writeTextFile, type Json, type Obj } from './hook-config.js';
 import { cliProblems, cliVersion, findProgram } from './detect.js';
+import { MODEL_TOOLS } from './mcp-offer.js';
 
 export const SERVER_NAME = 'omni';
 export const NOTE = 'Cursor cannot replace shell output; noisy commands go through omni_run (MCP)';
+/**
+ * Cursor's server is `omni mcp` bare: it offers the model omni's tools (the handoff is omni_run),
+ * each on every model request, and omni_run refuses what the user's Claude Code Bash deny and
+ * ask rules name (lib/mcp/run-permission.ts), the only permission rules omni reads.
+ */
+export const OFFERED = `offered to the model: ${MODEL_TOOLS.join(', ')}`;
 
 /** First line of the rule's body: marks the file as omni's (init rewrites it, uninstall removes it). */
 const RULE_MARK = '<!-- written by `omni init --cursor --project`; `omni init --cursor --project --uninstall` removes it -->';
@@ -151,7 +158,7 @@ export const cursorInstaller: HostInstaller = {
         'Cursor reads no rules file at user scope: tell its agent to use omni_run in a User Rule (Cursor Settings → Rules), or run `omni init --cursor --project` in a project to write .cursor/rules/omni.mdc',
       );
     }
-    notes.push(NOTE, 'Cursor picks up a new MCP server after a reload (or enable it under Settings → MCP)');
+    notes.push(NOTE, OFFERED, 'Cursor picks up a new MCP server after a reload (or enable it under Settings → MCP)');
     return { changed, files, notes };
   },
 
@@ -250,7 +257,7 @@ export const cursorInstaller: HostInstaller = {
       tier: working ? 'handoff' : 'memory',
       files,
       problems,
-      note: working ? NOTE : 'nothing yet: omni reaches Cursor only through its MCP server (omni init --cursor)',
+      note: working ? `${NOTE}; ${OFFERED}` : 'nothing yet: omni reaches Cursor only through its MCP server (omni init --cursor)',
     };
   },
 };

@@ -100,6 +100,11 @@ export const geminiInstaller: HostInstaller = {
     const file = settingsPath(opts.scope, opts.cwd, opts.env);
     const r = installHookFile(file, geminiSpecs(opts.preHook), opts.bin, opts.nodePath);
     const notes = r.notes;
+    notes.push(
+      opts.preHook
+        ? 'rewrite: omni rewrites plain noisy commands into `omni exec --bash` only under --yolo with no policy rule or tools setting; everything else runs as the CLI runs it'
+        : 'no command rewrite: every command runs as approved, in the CLI\'s own shell. Gemini CLI 0.61.0 shows a replaced output only as the tool\'s error, so omni replaces it only with OMNI_REPLACE_AS_ERROR=1 (or rewrite commands: `omni init --gemini --rewrite`)',
+    );
     if (opts.scope === 'project') notes.push('Gemini CLI reads project settings only in a trusted folder (/permissions, or GEMINI_CLI_TRUST_WORKSPACE=true in CI)');
     return { ...r, files: [file], notes };
   },
@@ -115,6 +120,7 @@ export const geminiInstaller: HostInstaller = {
     let detected = false;
     let version: string | undefined;
     let wired = false;
+    let rewrites = false;
     try {
       const d = geminiInstaller.detect(opts.env);
       detected = d.detected;
@@ -137,6 +143,7 @@ export const geminiInstaller: HostInstaller = {
         wired = true;
         files.push(file);
         const events = new Set(mine.map((h) => h.event));
+        if (events.has('BeforeTool')) rewrites = true;
         if (!events.has('AfterTool')) problems.push({ status: 'warn', what: `${file} has omni hooks but no AfterTool hook`, fix: 'run omni init again' });
         for (const h of mine) {
           if (!wanted.has(h.event)) problems.push({ status: 'warn', what: `${file}: omni hook on an event omni no longer uses (${h.event})`, fix: 'run omni init again' });
@@ -158,18 +165,24 @@ export const geminiInstaller: HostInstaller = {
       problems.push({ status: 'fail', what: `Gemini CLI check failed: ${(err as Error).message}`, fix: 'run omni doctor again; report it if it persists' });
     }
     const enabled = wired && !problems.some((p) => p.status === 'fail');
+    const asError = opts.env.OMNI_REPLACE_AS_ERROR === '1';
+    const post = asError
+      ? "successful output is distilled in AfterTool, shown to the model as the tool's error text (OMNI_REPLACE_AS_ERROR=1)"
+      : "successful output is left alone: the CLI would show omni's text as an error (opt in with OMNI_REPLACE_AS_ERROR=1)";
     return {
       id: 'gemini',
       name: 'Gemini CLI',
       detected,
       version,
       wired,
-      tier: enabled ? 'full' : 'memory',
+      tier: enabled && (rewrites || asError) ? 'full' : 'memory',
       files,
       problems,
-      note: enabled
-        ? `commands are rewritten into omni exec (distilled, failures verbatim) under --yolo with no policy rules; other successful output is ${opts.env.OMNI_REPLACE_AS_ERROR === '1' ? 'distilled in AfterTool, shown to the model as the tool\'s error text (OMNI_REPLACE_AS_ERROR=1)' : 'left alone: the CLI would show omni\'s text as an error (opt in with OMNI_REPLACE_AS_ERROR=1)'}`
-        : 'session memory and omni_retrieve only, until the hooks are registered and enabled',
+      note: !enabled
+        ? 'session memory and omni_retrieve only, until the hooks are registered and enabled'
+        : rewrites
+          ? `plain noisy commands are rewritten into omni exec (distilled, failures verbatim) under --yolo with no policy rules (omni init --rewrite); other ${post}`
+          : `commands run as approved, in the CLI's shell (no rewrite: omni init --gemini --rewrite opts in); ${post}; session memory at start`,
     };
   },
 };

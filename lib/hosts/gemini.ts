@@ -17,6 +17,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ancestorArgs } from './process-tree.js';
 import { readText } from './read-text.js';
+import { definedIn, shellStartupFiles } from './shell-startup.js';
 import { isObject, type HookInput, type HookKind, type HostAdapter, type JsonObject, type PostShellInput, type RewriteDecision } from './adapter.js';
 
 const KINDS: Record<string, HookKind> = {
@@ -294,12 +295,20 @@ export const gemini: HostAdapter = {
     return JSON.stringify({ decision: 'deny', reason: frameShellText(frame, output) });
   },
   rewrite: {
-    policy: (_p, input, env) => rewritePolicy(input, { cliArgv: () => procCliArgv(), ruleSources: (cwd) => fsRuleSources(env, cwd) }),
+    policy: (_p, input, env) => {
+      const d = rewritePolicy(input, { cliArgv: () => procCliArgv(), ruleSources: (cwd) => fsRuleSources(env, cwd) });
+      if (!d.rewrite) return d;
+      // A function or alias the shell's start-up files give the program would be lost in the rewrite's own bash.
+      const program = input.command.split(' ')[0];
+      const defined = definedIn(shellStartupFiles(env), program);
+      return defined ? { rewrite: false, reason: `${program} may be a function or alias of the host's shell (${defined})` } : d;
+    },
     reply(p, _input, command) {
       // tool_input replaces the arguments wholesale: keep every other key the model sent.
       const original = isObject(p.tool_input) ? p.tool_input : {};
       return JSON.stringify({ hookSpecificOutput: { hookEventName: 'BeforeTool', tool_input: { ...original, command } } });
     },
+    deny: (_p, _input, reason) => JSON.stringify({ decision: 'deny', reason }),
   },
   replyContext(_p, input, text) {
     if (input.kind !== 'session-start' || text === '') return '';

@@ -41,13 +41,15 @@ export function omniSubcommand(command: string): string | null {
 
 /**
  * The original command inside omni's own pre-hook rewrite
- * (`OMNI_SESSION_ID=… OMNI_AGENT_ID=… <omni> exec '<original>'`), or null.
+ * (`OMNI_SESSION_ID=… OMNI_AGENT_ID=… <omni> exec --bash '<original>'`, or without `--bash` as
+ * earlier versions wrote it), or null.
  */
 export function omniExecOriginal(command: string): string | null {
   if (!/^\s*OMNI_SESSION_ID=/.test(command) || omniSubcommand(command) !== 'exec') return null;
   const i = command.lastIndexOf(' exec ');
   if (i < 0) return null;
-  const rest = command.slice(i + 6).trim();
+  // The rewrite runs the line under bash (`exec --bash '<line>'`); older rewrites under sh.
+  const rest = command.slice(i + 6).trim().replace(/^--bash /, '');
   const words: string[] = [];
   const wordRe = /\s*(?:'([^']*)'|"([^"]*)"|\\(.)|([^\s'"\\]+))/y;
   let word = '';
@@ -64,6 +66,25 @@ export function omniExecOriginal(command: string): string | null {
   }
   if (word !== '') words.push(word);
   return last === rest.length && words.length === 1 ? words[0] : null;
+}
+
+/**
+ * Does this command line (maybe) ask omni to print masked secrets raw (`omni retrieve <handle>
+ * --reveal`)? The agent must not get them through omni's own hooks, so this reads the line
+ * generously, as lib/command/respell.ts reads it for a deny rule: quotes and backslashes
+ * removed, any wrapper, any path to omni (`/x/omni`, `node /x/dist/omni.cjs`, `npx omni`), in
+ * any sub-command, `--reveal` or `--reveal=…`, spelled in any case. A line that runs omni's
+ * `retrieve` with a value the shell computes (`$X`, `$(…)`, backticks) counts too: omni cannot
+ * see whether it spells `--reveal`.
+ */
+export function revealRequested(command: string): boolean {
+  const flat = command.replace(/['"\\]/g, '').toLowerCase();
+  if (!flat.includes('retrieve') || !flat.includes('omni')) return false;
+  const words = flat.split(/[\s;&|()`{}<>]+/).filter(Boolean);
+  const omniAt = words.findIndex((w) => w.includes('omni'));
+  const retrieveAt = words.findIndex((w, i) => i > omniAt && w === 'retrieve');
+  if (omniAt < 0 || retrieveAt < 0) return false;
+  return flat.includes('--reveal') || /[$`]/.test(command);
 }
 
 /** Commands whose output is omni's own and must never be distilled again. */

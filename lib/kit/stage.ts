@@ -22,10 +22,8 @@ export class RunState {
   distiller = 'none';
   /** Its family for stats (test, build, git, …): the spec's `family`, set with `distiller`. */
   family = 'none';
-  /** Secret values the redact stage replaced with `***` (render's note counts them). */
+  /** Secret values the redact stage replaced with `***` in shown lines (a key block counts once). */
   redactions = 0;
-  /** Bytes those redactions took out of the shown text (so render does not call them colour codes). */
-  redactedBytes = 0;
 
   onStreaming(fn: () => void): void {
     this.listeners.push(fn);

@@ -32,6 +32,12 @@ export interface Line {
   out?: string;
   /** Set by the redact stage when `out` hides a secret value. */
   redacted?: boolean;
+  /**
+   * Set by the redact stage on a line (shown or hidden in a marker) that carried a secret: its
+   * exact text (`raw ?? text`) with the secret values masked. Render sends it wherever it would
+   * send the line as it came; the archive keeps the exact bytes.
+   */
+  masked?: string;
   /** 0-based index of the line in the whole input. */
   index: number;
   /** Byte offset just past this line (terminator included) in the raw input. */
@@ -107,6 +113,11 @@ export interface PipelineContext {
   holdMs?: number;
   /** Holding also ends once no input arrived for this long (see DEFAULT_HOLD_IDLE_MS). */
   holdIdleMs?: number;
+  /**
+   * OMNI_MASK=all: secrets are masked in reads, failing exits and passthrough text too (by
+   * default only output omni distils is masked; those pass byte for byte).
+   */
+  maskAll?: boolean;
   /** Receipt store for removed bytes. Without it nothing may be removed. */
   archive?: Archive;
   /**

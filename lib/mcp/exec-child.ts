@@ -9,6 +9,7 @@
  * process group without touching the server.
  */
 import { spawn } from 'node:child_process';
+import { CappedOutput, type CappedResult } from './capped-output.js';
 
 /** Timeout when the caller gives none, and the most a caller may ask for. */
 export const DEFAULT_TIMEOUT_MS = 10 * 60_000;
@@ -33,11 +34,16 @@ export interface RunRequest {
   cwd: string;
   timeoutMs: number;
   env: NodeJS.ProcessEnv;
+  /** The most bytes of output the result carries (./capped-output.ts); the rest is cut, not held. */
+  capBytes: number;
 }
 
+/** omni's own complaints kept from the exec child's stderr. */
+export const STDERR_CAP_BYTES = 8192;
+
 export interface RunOutcome {
-  /** What the exec door printed: distilled, or the raw bytes of a failure. */
-  output: Buffer;
+  /** What the exec door printed (distilled, or the raw bytes of a failure), within the cap. */
+  output: CappedResult;
   exitCode: number;
   timedOut: boolean;
   /** omni's own complaints (the exec process itself failing), never the command's output. */
@@ -71,8 +77,9 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
 
 export function runViaExec(req: RunRequest, entry: ExecEntry = currentEntry()): Promise<RunOutcome> {
   return new Promise((resolve) => {
-    const out: Buffer[] = [];
+    const out = new CappedOutput(req.capBytes);
     const err: Buffer[] = [];
+    let errLen = 0;
     let timedOut = false;
     let settled = false;
     const child = spawn(entry.execPath, [...entry.prefix, 'exec', req.command], {
@@ -103,10 +110,14 @@ export function runViaExec(req: RunRequest, entry: ExecEntry = currentEntry()): 
       if (killTimer) clearTimeout(killTimer);
       if (termTimer) clearInterval(termTimer);
       if (pid) running.delete(pid);
-      resolve({ output: Buffer.concat(out), exitCode, timedOut, stderr: Buffer.concat(err).toString('utf8') + extra });
+      const more = errLen > STDERR_CAP_BYTES ? `[omni: ${errLen - STDERR_CAP_BYTES} more bytes of omni's own stderr not kept]\n` : '';
+      resolve({ output: out.finish(), exitCode, timedOut, stderr: Buffer.concat(err).toString('utf8') + more + extra });
     };
     child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.stderr.on('data', (b: Buffer) => {
+      if (errLen < STDERR_CAP_BYTES) err.push(Buffer.from(b.subarray(0, STDERR_CAP_BYTES - errLen)));
+      errLen += b.length;
+    });
     child.on('error', (e) => finish(127, `omni: could not start the exec door: ${e.message}\n`));
     child.on('close', (code, signal) => {
       // The exec door exits with the command's status (128+N for a signal death); a signal

@@ -17,6 +17,7 @@ import { hookStores, runHook } from '../doors/hook.js';
 import { logDiagnostic } from '../store/diagnostics.js';
 import { WarmStore } from '../doors/warm-store.js';
 import { HOOK_ARG, HOOK_TOOL, PAYLOAD_FIELDS, payloadFromArgs } from '../hosts/claude-hook-tool.js';
+import type { OfferCost } from './offer-cost.js';
 
 export type HookRunner = (name: string, stdin: Buffer, env: NodeJS.ProcessEnv) => Promise<string>;
 
@@ -38,19 +39,29 @@ export function resetWarmStore(): void {
   hookStores.forCall = null;
 }
 
-/** The reply text for one call: runHook's, or '' on any fault. */
-export async function hookToolReply(args: Record<string, unknown>, env: NodeJS.ProcessEnv, run: HookRunner = runHook): Promise<string> {
+/** Hook entries that end a tool call: the model's next request follows each. */
+const REQUEST_AFTER = new Set(['post-hook', 'post-hook-failure']);
+
+/**
+ * The reply text for one call: runHook's, or '' on any fault. With `cost` (the server offers
+ * the model tools), a call that ends a tool call counts one model request carrying them.
+ */
+export async function hookToolReply(args: Record<string, unknown>, env: NodeJS.ProcessEnv, run: HookRunner = runHook, cost?: OfferCost): Promise<string> {
   try {
     const { entry, payload } = payloadFromArgs(args);
     const w = warmStore(env);
-    return await w.run(() => run(entry, Buffer.from(JSON.stringify(payload), 'utf8'), env));
+    return await w.run(async () => {
+      const reply = await run(entry, Buffer.from(JSON.stringify(payload), 'utf8'), env);
+      if (cost && REQUEST_AFTER.has(entry)) cost.record(w.get(), typeof payload.session_id === 'string' ? payload.session_id : null);
+      return reply;
+    });
   } catch (err) {
     logDiagnostic('mcp-hook', err, env);
     return '';
   }
 }
 
-export function registerHookTool(server: McpServer, env: NodeJS.ProcessEnv, run: HookRunner = runHook): void {
+export function registerHookTool(server: McpServer, env: NodeJS.ProcessEnv, run: HookRunner = runHook, cost?: OfferCost): void {
   const shape: Record<string, z.ZodOptional<z.ZodString>> = { [HOOK_ARG]: z.string().optional() };
   for (const [name] of PAYLOAD_FIELDS) shape[name] = z.string().optional();
   server.registerTool(
@@ -59,6 +70,6 @@ export function registerHookTool(server: McpServer, env: NodeJS.ProcessEnv, run:
       description: "Internal: omni's Claude Code hook door, called by omni's mcp_tool hook handlers. Not for the model.",
       inputSchema: shape,
     },
-    async (a): Promise<CallToolResult> => ({ content: [{ type: 'text', text: await hookToolReply(a as Record<string, unknown>, env, run) }] }),
+    async (a): Promise<CallToolResult> => ({ content: [{ type: 'text', text: await hookToolReply(a as Record<string, unknown>, env, run, cost) }] }),
   );
 }

@@ -1,10 +1,16 @@
-/** omni's MCP server: the tools of ./tools.ts on a stdio transport. */
+/**
+ * omni's MCP server on a stdio transport: the model's tools of ./tools.ts when the user chose
+ * them (`omni mcp` bare, or `--mcp-tools`), and the internal hook tool of ./hook-tool.ts with
+ * `--hook-tool`. The server `omni init --claude` registers by default serves the hook tool alone
+ * (denied to the model in permissions.deny) and no instructions: it offers the model nothing.
+ */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { registerTools, type ToolOptions } from './tools.js';
 import { killAllRuns } from './exec-child.js';
 import { registerHookTool } from './hook-tool.js';
+import { OfferCost, type ListedTool } from './offer-cost.js';
 
 export const INSTRUCTIONS =
   'Run noisy commands (test runners, builds, installs, long logs) with omni_run: you get the signal, not the noise, ' +
@@ -12,9 +18,11 @@ export const INSTRUCTIONS =
   'stands for removed lines; omni_retrieve with that handle returns them exactly.';
 
 export function createServer(opts: ToolOptions): McpServer {
-  const server = new McpServer({ name: 'omni', version: process.env.OMNI_VERSION ?? 'dev' }, { instructions: INSTRUCTIONS });
-  registerTools(server, opts);
-  if (opts.hookTool) registerHookTool(server, opts.env);
+  // Instructions talk about omni_run: only a server that offers it sends them.
+  const instructions = opts.modelTools ? INSTRUCTIONS : undefined;
+  const server = new McpServer({ name: 'omni', version: process.env.OMNI_VERSION ?? 'dev' }, instructions ? { instructions } : {});
+  if (opts.modelTools) registerTools(server, opts);
+  if (opts.hookTool) registerHookTool(server, opts.env, undefined, opts.cost);
   return server;
 }
 
@@ -26,7 +34,9 @@ export function createServer(opts: ToolOptions): McpServer {
 export async function serveStdio(opts: ToolOptions & { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream }): Promise<void> {
   const stdin = (opts.stdin ?? process.stdin) as NodeJS.ReadStream;
   const stdout = (opts.stdout ?? process.stdout) as NodeJS.WriteStream;
-  const server = createServer(opts);
+  // What the tools offered to the model cost per request, from the tools/list answer sent.
+  const cost = opts.cost ?? (opts.modelTools ? new OfferCost(opts.env, INSTRUCTIONS) : undefined);
+  const server = createServer({ ...opts, cost });
   const transport = new StdioServerTransport(stdin, stdout);
   await new Promise<void>((resolve) => {
     let done = false;
@@ -48,6 +58,8 @@ export async function serveStdio(opts: ToolOptions & { stdin?: NodeJS.ReadableSt
     };
     const send = transport.send.bind(transport);
     transport.send = async (m: JSONRPCMessage) => {
+      const tools = 'result' in m ? (m.result as { tools?: unknown }).tools : undefined;
+      if (cost && Array.isArray(tools)) cost.listed(tools as ListedTool[]);
       try {
         await send(m);
       } finally {

@@ -23,6 +23,14 @@ export const FAILURE: RegExp[] = [
   // Test-runner counters: node --test `# fail 3` / `ℹ fail 3`, bun ` 2 fail`.
   /^\s*(#|ℹ)\s*fail [1-9]\d*\s*$/,
   /^\s*[1-9]\d* fail\s*$/,
+  // A process that died or ran out of something, said without the word error: the shell's
+  // `Killed`, the kernel's `Out of memory: Killed process`, `OOMKilled`, a runtime's abort,
+  // an unhandled rejection, a child killed by a signal.
+  /(^|:\s*|\s)Killed(\s|$)|\b(killed|terminated) by signal\b|\bOOM(Killed)?\b|\b[Oo]ut of memory\b|^\s*Aborted\b|\bBus error\b|\bIllegal instruction\b|\b[Uu]nhandled ?[Pp]romise ?[Rr]ejection|\bunhandledRejection\b|\bhas overflowed its stack\b/,
+  // Git refusing: a merge conflict, a push the remote rejected. The network refusing or timing
+  // out: errno names (`connect ECONNREFUSED 127.0.0.1:5432`), `Connection refused`, `Timed out`,
+  // a deadline exceeded, ctest's `***Timeout`.
+  /^CONFLICT \(|^\s*! \[(remote )?rejected\]|\b(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EADDRINUSE|ENOTFOUND|EAI_AGAIN|ENOSPC|EACCES|EPERM|EMFILE)\b|\b[Cc]onnection (refused|reset|timed out)\b|\b[Tt]imed out\b|\bdeadline exceeded\b|\*\*\*Timeout\b/,
 ];
 export const SIGNAL: RegExp[] = [
   /\b(warn(ing)?|WARN(ING)?|deprecated|DEPRECATED)\b/,

@@ -52,7 +52,7 @@ export function createPipeline(ctx: PipelineContext): Pipeline {
   let pendingWrite: ((err?: Error | null) => void) | null = null;
   const release = () => { const f = pendingWrite; pendingWrite = null; f?.(); };
 
-  const stages: Transform[] = [frame(run), guard(run), classify(run), distill(ctx, run), collapse(run), redact(run)];
+  const stages: Transform[] = [frame(run), guard(run), classify(run), distill(ctx, run), collapse(run), redact(run, { maskAll: ctx.maskAll, read: ctx.tool === 'Read' })];
   if (ctx.ledger) stages.push(ctx.ledger(run));
   const tail = render(ctx, run, spool, report, {
     coverage,

@@ -10,7 +10,9 @@ const SAMPLE_LINES = 24;
  * guard: holds the first few KB, decides whether the payload is structured data
  * (JSON, NDJSON, YAML, CSV, TSV), and if so switches the run to passthrough from the
  * first byte. When unsure it says structured: a passed-through log costs tokens, a
- * mangled JSON document costs correctness.
+ * mangled JSON document costs correctness. When a rule of one's own owns the run (family
+ * `rules`) it is surer still (`strictStructured`): a built-in distiller knows its tool's
+ * lines, a rule's pattern may be `.*`.
  */
 export function guard(run: RunState) {
   let held: Batch[] = [];
@@ -22,7 +24,7 @@ export function guard(run: RunState) {
     decided = true;
     const lines: Line[] = [];
     for (const b of held) for (const it of b.items) if (it.kind === 'line') lines.push(it);
-    const verdict = detectStructured(lines);
+    const verdict = detectStructured(lines) ?? (run.family === 'rules' ? strictStructured(lines) : null);
     if (verdict) run.passthrough = verdict;
     for (const b of held) push(b);
     held = [];
@@ -77,6 +79,30 @@ export function detectStructured(lines: Line[]): PassReason | null {
     if (tsv) return 'tsv';
     const csv = tabular(sample, ',');
     if (csv) return 'csv';
+  }
+  return null;
+}
+
+const LIST_ITEM = /^\s*-(\s|$)/;
+const KEYED = /^\s*[A-Za-z0-9_.\-"']+:(\s|$)/;
+
+/**
+ * Pure: the looser reading for output a rule owns. Two lines are enough; a YAML list
+ * (`- a`), keyed lines under any indentation and two-column CSV count; every line must agree.
+ * It may call a tool's plain output structured: that output then reaches the model whole,
+ * which costs tokens, never a line.
+ */
+export function strictStructured(lines: Line[]): PassReason | null {
+  const sample: string[] = [];
+  for (const l of lines) {
+    if (sample.length >= SAMPLE_LINES) break;
+    if (l.text.trim().length) sample.push(l.text.replace(/\r$/, ''));
+  }
+  if (sample.length < 2) return null;
+  if (sample.every((s) => YAML_LINE.test(s)) && (sample.some((s) => LIST_ITEM.test(s)) || (sample.some((s) => KEYED.test(s)) && !looksLikeLog(sample)))) return 'yaml';
+  for (const [sep, kind] of [['\t', 'tsv'], [',', 'csv']] as const) {
+    const n = countOutsideQuotes(sample[0], sep);
+    if (n >= 1 && sample.every((s) => countOutsideQuotes(s, sep) === n)) return kind;
   }
   return null;
 }

@@ -3,7 +3,8 @@ import type { Batch, Item, Line, Marker, PipelineContext } from './types.js';
 import { BATCH_QUEUE, type RunState } from './stage.js';
 import type { Coverage, Spool } from './spool.js';
 import { redrawSegments } from './frame.js';
-import { formatMarker, HANDLE_PLACEHOLDER, lineBytes, lineByteLength, runBytes } from './marker.js';
+import { formatMarker, HANDLE_PLACEHOLDER, lineByteLength, runBytes } from './marker.js';
+import { bytesMasker, maskSecrets } from './redact.js';
 
 /** exec and pipe hold output this long before streaming (README: "the hold-back window"). */
 export const DEFAULT_HOLD_BYTES = 256 << 10;
@@ -15,6 +16,8 @@ export const DEFAULT_HOLD_MS = 2000;
  * come back verbatim. 500 ms covers npm's own start-up gap on a loaded 2-core machine.
  */
 export const DEFAULT_HOLD_IDLE_MS = 500;
+/** OMNI_MASK=all over passthrough text: a line longer than this goes out masked in pieces. */
+const PASS_MASK_LINE_MAX = 1 << 20;
 /** A distillation must save at least this many bytes… */
 export const GATE_MIN_SAVED_BYTES = 100;
 /** …and this share of the input, or the raw bytes go out instead. */
@@ -39,13 +42,46 @@ function shown(l: Line): string {
   return (l.out ?? l.plain ?? l.text) + l.eol;
 }
 
+/** A line as it came, with its secret values masked: what goes out wherever the raw line would. */
+function asCame(l: Line): string {
+  return (l.masked ?? l.raw ?? l.text) + l.eol;
+}
+
+/**
+ * `raw` (the input from raw offset `base` on) with every line the redact stage masked (shown or
+ * hidden in a marker) replaced by its masked form: the raw bytes, secrets masked, nothing else
+ * changed. Never larger than `raw`.
+ */
+export function maskedRaw(raw: Buffer, items: readonly Item[], base = 0): Buffer {
+  const spans: Array<{ start: number; end: number; text: string }> = [];
+  const note = (l: Line) => {
+    if (l.masked === undefined) return;
+    const start = l.end - lineByteLength(l);
+    if (start >= base && l.end <= base + raw.length) spans.push({ start, end: l.end, text: l.masked + l.eol });
+  };
+  for (const it of items) {
+    if (it.kind === 'line') note(it);
+    else for (const h of it.hidden) note(h);
+  }
+  if (!spans.length) return raw;
+  spans.sort((a, b) => a.start - b.start);
+  const parts: Buffer[] = [];
+  let pos = base;
+  for (const sp of spans) {
+    if (sp.start < pos) continue; // the same line twice (a rewritten form): masked once
+    parts.push(raw.subarray(pos - base, sp.start - base), Buffer.from(sp.text));
+    pos = sp.end;
+  }
+  parts.push(raw.subarray(pos - base));
+  return Buffer.concat(parts);
+}
+
 /** What the closing receipt of a streamed run counts: only what really went out changed. */
 interface StreamTally {
   colourLines: number;
   condensedLines: number;
   redraws: number;
   blankLines: number;
-  secretLines: number;
   /** Fold markers printed with a handle. */
   markers: number;
 }
@@ -90,7 +126,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
   let lastEnd = 0;
   let removedOther = 0; // bytes removed without a marker (colour codes, redraws, blank lines, condensed lines)
   const tally = { colourLines: 0, condensedLines: 0 };
-  const st: StreamTally = { colourLines: 0, condensedLines: 0, redraws: 0, blankLines: 0, secretLines: 0, markers: 0 };
+  const st: StreamTally = { colourLines: 0, condensedLines: 0, redraws: 0, blankLines: 0, markers: 0 };
   let receiptOwed = false;
 
   // Whether the output so far ends a line: a closing receipt after a last line with no
@@ -134,10 +170,14 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
         const vis = shown(it);
         s += vis;
         if (it.raw !== undefined || it.out !== undefined || (it.plain !== undefined && it.plain !== it.text)) {
-          removedOther += Math.max(0, Buffer.byteLength(lineBytes(it)) - Buffer.byteLength(vis));
-          if (it.redacted) { /* counted by run.redactions */ }
-          else if (it.out !== undefined) tally.condensedLines++;
-          else if (it.plain !== undefined && it.plain !== it.text) tally.colourLines++;
+          // Compared with the line as it came, secrets masked: a mask alone is no removal and
+          // owes no receipt.
+          const came = asCame(it);
+          if (vis !== came) {
+            removedOther += Math.max(0, Buffer.byteLength(came) - Buffer.byteLength(vis));
+            if (it.plain !== undefined && it.plain !== it.text && (it.out === undefined || it.redacted)) tally.colourLines++;
+            else if (it.out !== undefined && !(it.redacted && it.raw !== undefined)) tally.condensedLines++;
+          }
         }
         if (it.end > rawEmitted) rawEmitted = it.end;
         continue;
@@ -146,7 +186,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
       const last = it.hidden[it.hidden.length - 1];
       if (last && last.end > rawEmitted) rawEmitted = last.end;
       if (!handle) {
-        s += it.hidden.map(lineBytes).join('');
+        s += it.hidden.map(asCame).join('');
         continue;
       }
       s += formatMarker(it.note, handle) + (last?.eol || '\n');
@@ -154,7 +194,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
     return s;
   };
 
-  /** Raw offset up to which a reordered batch went out as its raw bytes. */
+  /** Raw offset up to which a reordered batch went out as its raw bytes (secrets masked). */
   let rawCut = 0;
   /** Streaming: render one batch under the budget described above. */
   const renderStream = (items: Item[]): string => {
@@ -171,7 +211,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
     // receipt names the whole raw output. Without the budget for that receipt the batch's
     // raw bytes go out instead, since `asIs` would keep the new order.
     let inOrder = true;
-    const b: StreamTally = { colourLines: 0, condensedLines: 0, redraws: 0, blankLines: 0, secretLines: 0, markers: 0 };
+    const b: StreamTally = { colourLines: 0, condensedLines: 0, redraws: 0, blankLines: 0, markers: 0 };
     const gapBefore = (start: number) => {
       if (start <= at) return;
       const text = spool.slice(at, start).toString('utf8');
@@ -198,13 +238,20 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
           continue;
         }
         const vis = shown(it);
+        const came = asCame(it);
+        if (vis === came) {
+          // Only masked: it goes out masked either way and owes no receipt.
+          short += came;
+          asIs += came;
+          shortBytes += Buffer.byteLength(came);
+          continue;
+        }
         shortBytes += Buffer.byteLength(vis);
         differs = true;
         short += vis;
-        asIs += lineBytes(it);
-        if (it.redacted) b.secretLines++;
-        else if (it.out !== undefined) b.condensedLines++;
-        else if (it.plain !== undefined && it.plain !== it.text) b.colourLines++;
+        asIs += came;
+        if (it.plain !== undefined && it.plain !== it.text && (it.out === undefined || it.redacted)) b.colourLines++;
+        else if (it.out !== undefined && !(it.redacted && it.raw !== undefined)) b.condensedLines++;
         if (it.raw !== undefined) b.redraws += redrawsIn(it.raw);
         continue;
       }
@@ -215,7 +262,8 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
       if (first && first.end - lineByteLength(first) > at) gapBefore(first.end - lineByteLength(first));
       else if (first && first.end - lineByteLength(first) < at) inOrder = false;
       if (last && last.end > at) at = last.end;
-      const hidden = it.hidden.map(lineBytes).join('');
+      // Unfolded, the hidden lines go out as they came, secrets masked.
+      const hidden = it.hidden.map(asCame).join('');
       const marker = handle ? formatMarker(it.note, handle) + (last?.eol || '\n') : '';
       // A fold that does not pay for its marker is not made.
       const markerBytes = Buffer.byteLength(marker);
@@ -234,23 +282,60 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
       if (inOrder) return asIs;
       // Later batches skip what this covers (a hider may still owe a marker for these lines).
       rawCut = at;
-      return spool.slice(from, at).toString('utf8');
+      return maskedRaw(spool.slice(from, at), items, from).toString('utf8');
     }
     receiptOwed = true;
     st.colourLines += b.colourLines;
     st.condensedLines += b.condensedLines;
     st.redraws += b.redraws;
     st.blankLines += b.blankLines;
-    st.secretLines += b.secretLines;
     return short;
   };
 
-  /** Copies the raw bytes from what output covers up to `upTo`. */
-  const switchToRaw = (t: Transform, upTo: number) => {
+  /**
+   * OMNI_MASK=all: a passthrough run of text (structured data, an error, OMNI_PASSTHROUGH) is
+   * masked too, whole lines at a time; binary and invalid UTF-8 never are.
+   */
+  const maskPassthrough = () => ctx.maskAll === true && run.passthrough !== null && run.passthrough !== 'binary' && run.passthrough !== 'invalid-utf8';
+  let passMasker: ((data: Buffer) => Buffer) | null = null;
+
+  /** Copies the raw bytes from what output covers up to `upTo` (`last`: the input ends there). */
+  const switchToRaw = (t: Transform, upTo: number, last = false) => {
     if (mode !== 'handed') mode = 'raw';
     const from = rawEmitted;
-    rawEmitted = Math.max(rawEmitted, upTo);
-    out(t, spool.slice(from, upTo));
+    if (!maskPassthrough()) {
+      rawEmitted = Math.max(rawEmitted, upTo);
+      out(t, spool.slice(from, upTo));
+      return;
+    }
+    // Whole lines only, so a secret is never cut between two pieces; a line longer than the
+    // spool's hold goes out in pieces rather than holding the stream.
+    let to = upTo;
+    if (!last) {
+      const nl = spool.slice(from, upTo).lastIndexOf(10);
+      if (nl < 0 && upTo - from < PASS_MASK_LINE_MAX) return;
+      if (nl >= 0) to = from + nl + 1;
+    }
+    if (to <= from) return;
+    passMasker ??= bytesMasker();
+    rawEmitted = Math.max(rawEmitted, to);
+    out(t, passMasker(spool.slice(from, to)));
+  };
+
+  /**
+   * The raw bytes instead of the distilled form (the final gate said no): a failing exit goes
+   * out byte for byte (rule 2) unless OMNI_MASK=all; otherwise the raw bytes with every secret
+   * the redact stage found masked, so masking never depends on what the distillation saved.
+   */
+  const sendAsCame = (t: Transform, failedExit: boolean) => {
+    rawEmitted = 0;
+    if (failedExit && !ctx.maskAll) return switchToRaw(t, spool.total, true);
+    if (mode !== 'handed') mode = 'raw';
+    const raw = spool.all();
+    const masked = maskedRaw(raw, held);
+    rawEmitted = spool.total;
+    report.changed = !masked.equals(raw);
+    out(t, masked);
   };
 
   const startStreaming = (t: Transform) => {
@@ -267,7 +352,8 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
   /** Passthrough mid-run: output is raw up to `end`; from there the caller may copy directly. */
   const goRaw = (t: Transform, end: number) => {
     switchToRaw(t, end);
-    if (hooks.handOver) { mode = 'handed'; hooks.handOver(rawEmitted); }
+    // Masking passthrough text needs every byte to come through here.
+    if (hooks.handOver && !maskPassthrough()) { mode = 'handed'; hooks.handOver(rawEmitted); }
   };
 
   const t: Transform = new Transform({
@@ -304,7 +390,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
         }
         if (mode === 'raw' || run.passthrough) {
           if (mode === 'held') rawEmitted = 0;
-          switchToRaw(t, spool.total);
+          switchToRaw(t, spool.total, true);
           report.verbatim ??= run.passthrough ?? 'passthrough';
           return cb();
         }
@@ -317,7 +403,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
             const bank = spool.total - report.outBytes;
             rawEmitted = spool.total;
             if (text.trim() === '' && bank >= RECEIPT_RESERVE_BYTES) { receiptOwed = true; st.blankLines += countLines(text); }
-            else out(t, rest);
+            else out(t, Buffer.from(maskSecrets(text)));
           }
           report.changed = receiptOwed || st.markers > 0;
           if (!report.changed) return cb();
@@ -339,30 +425,27 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
         const verdict = gate(ctx, run, held, raw.length, failed);
         if (verdict) {
           report.verbatim = verdict;
-          rawEmitted = 0;
-          return switchToRaw(t, spool.total), cb();
+          return sendAsCame(t, failed), cb();
         }
         removedOther = run.droppedBytes;
         let text = renderItems(held);
-        if (removedOther > 0 || tally.condensedLines > 0 || run.redactions > 0) {
+        // Masked secrets alone owe no receipt: a mask is no removal, and no marker may name a
+        // handle that hands the value back.
+        if (removedOther > 0 || tally.condensedLines > 0) {
           const handle = archive(raw);
           if (!handle) {
             report.verbatim = 'archive-failed';
-            rawEmitted = 0;
-            return switchToRaw(t, spool.total), cb();
+            return sendAsCame(t, false), cb();
           }
           report.rawHandle = handle;
-          text += footer(run, tally, handle, text, '');
+          text += footer(tally, run, handle, text, '');
         }
         const outBuf = Buffer.from(text);
-        // A redaction is worth delivering even when it saves little (the secret stays out of
-        // the agent's context), but never at the price of a larger output. Every branch
-        // above hands back the raw bytes, so no held output is ever larger than its input.
-        const tooLittle = run.redactions ? outBuf.length > raw.length : outBuf.length >= raw.length || raw.length - outBuf.length < GATE_MIN_SAVED_BYTES;
-        if (tooLittle) {
+        // Every branch that gives up on the distilled form sends the raw bytes with the secrets
+        // masked, which are never larger than the input, so no held output is.
+        if (outBuf.length >= raw.length || raw.length - outBuf.length < GATE_MIN_SAVED_BYTES) {
           report.verbatim = 'too-little-saved';
-          rawEmitted = 0;
-          return switchToRaw(t, spool.total), cb();
+          return sendAsCame(t, false), cb();
         }
         report.changed = !outBuf.equals(raw);
         rawEmitted = spool.total;
@@ -403,7 +486,6 @@ function streamReceipt(st: StreamTally, inPlace: boolean, exitCode: number | nul
   const parts: string[] = [];
   if (exitCode !== null && exitCode !== undefined) parts.push(`exit ${exitCode}: output was condensed while streaming`);
   if (inPlace) {
-    if (st.secretLines) parts.push(`secrets redacted on ${st.secretLines} lines`);
     if (what.length) parts.push(`${what.join(', ')} removed`);
     if (st.condensedLines) parts.push(`${st.condensedLines} lines condensed`);
     if (!parts.length) parts.push('output condensed');
@@ -419,7 +501,7 @@ function receiptBytes(st: StreamTally, inPlace: boolean, exitCode: number | null
 /** The most a closing receipt can cost: every count at ten digits, a failing exit, a cap. */
 export const RECEIPT_RESERVE_BYTES = (() => {
   const n = 9_999_999_999;
-  const all: StreamTally = { colourLines: n, condensedLines: n, redraws: n, blankLines: n, secretLines: n, markers: n };
+  const all: StreamTally = { colourLines: n, condensedLines: n, redraws: n, blankLines: n, markers: n };
   return receiptBytes(all, true, n, ` (first ${n} bytes)`, '\n');
 })();
 
@@ -427,21 +509,21 @@ function safe<T>(fn: () => T, fallback: T): T {
   try { return fn(); } catch { return fallback; }
 }
 
-/** The receipt for removals no marker covers: it names the whole raw output's handle. */
-function footer(run: RunState, tally: { colourLines: number; condensedLines: number }, handle: string, text: string, capped: string): string {
+/**
+ * The receipt for removals no marker covers: it names the whole raw output's handle. Masked
+ * secrets are not among them (`omni retrieve` masks them again; a person reads them with
+ * `omni retrieve --reveal`).
+ */
+function footer(tally: { colourLines: number; condensedLines: number }, run: RunState, handle: string, text: string, capped: string): string {
   const what: string[] = [];
-  const secrets = run.redactions ? `${run.redactions} secret${run.redactions === 1 ? '' : 's'} redacted` : '';
   if (tally.colourLines) what.push(`colour codes on ${tally.colourLines} lines`);
   if (run.redraws) what.push(`${run.redraws} progress redraws`);
   if (run.droppedLines) what.push(`${run.droppedLines} blank lines`);
   const removed = what.length ? `${what.join(', ')} removed` : '';
   const condensed = tally.condensedLines ? `${tally.condensedLines} lines condensed` : '';
-  const note = [secrets, removed, condensed].filter(Boolean).join('; ') || 'output condensed';
+  const note = [removed, condensed].filter(Boolean).join('; ') || 'output condensed';
   const sep = text.length && !text.endsWith('\n') ? '\n' : '';
-  // Kept short when only secrets were masked: a redaction must fit in the bytes it saved
-  // (the output is never larger than the input), and "whole output" goes without saying.
-  const scope = removed || condensed ? `; whole output${capped}` : capped;
-  return sep + formatMarker(`${note}${scope}`, handle) + '\n';
+  return sep + formatMarker(`${note}; whole output${capped}`, handle) + '\n';
 }
 /** Pure: why the distilled form must not go out, or null when it may. */
 export function gate(ctx: PipelineContext, run: RunState, items: Item[], rawBytes: number, failed: boolean): string | null {
@@ -460,6 +542,6 @@ export function gate(ctx: PipelineContext, run: RunState, items: Item[], rawByte
   // Stages may raise a line to `failure` (a failure block's context), never lower one.
   if (failures < run.failureLines) return 'a failure line was lost';
   const saved = rawBytes - est;
-  if (!run.redactions && (saved < GATE_MIN_SAVED_BYTES || saved < rawBytes * GATE_MIN_SAVED_RATIO)) return 'too-little-saved';
+  if (saved < GATE_MIN_SAVED_BYTES || saved < rawBytes * GATE_MIN_SAVED_RATIO) return 'too-little-saved';
   return null;
 }

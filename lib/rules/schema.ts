@@ -1,9 +1,14 @@
 /**
  * The rules file format, validated with zod. zod costs ~100 ms to load, so it is required
- * here on first use (a rules file exists), never at import: a hook call in a project with
- * no rules file pays one stat per directory, nothing more.
+ * here on first use (a rules file that applies: the user's, or a trusted project's), never at
+ * import: a hook call in a project with no rules file pays one stat per directory, nothing more.
+ *
+ * Every pattern is compiled for V8's linear-time engine (./linear.ts): a pattern that could
+ * only run by backtracking (back-references, look-arounds, large counted repetition) is an
+ * error naming the file, the rule, the field and the pattern, so a rule can never hang a call.
  */
 import { lazyRequire } from '../store/lazy-require.js';
+import { compileLinear } from './linear.js';
 import type * as Zod from 'zod';
 
 /** One example of a rule: this input, through the real pipeline, must give this output. */
@@ -33,22 +38,43 @@ const loadZod = lazyRequire<typeof Zod>('zod');
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-function compiles(p: string): string | null {
-  try {
-    new RegExp(p);
-    return null;
-  } catch (e) {
-    return (e as Error).message.replace(/^Invalid regular expression: /, '');
-  }
+/**
+ * The longest pattern a rule may have. The linear engine's time per line grows with the
+ * pattern as well as the line (bench/rules.ts: a contrived 65-character pattern, 32 optional
+ * `a`s, costs ~0.4 s per MB of output; 256 characters of the same ~5 s), so the length is
+ * bounded too; real patterns are tens of characters, and a longer one splits into several.
+ */
+export const MAX_PATTERN_CHARS = 256;
+
+/** Patterns compiled while validating, reused when the rules are built (one compile each). */
+const compiled = new Map<string, RegExp>();
+
+/** The compiled pattern, or why it cannot be a rule's pattern (with the pattern quoted). */
+function compilePattern(p: string): RegExp | string {
+  const hit = compiled.get(p);
+  if (hit) return hit;
+  const shown = JSON.stringify(p.length > 80 ? `${p.slice(0, 80)}…` : p);
+  if (p.length > MAX_PATTERN_CHARS) return `pattern ${shown} is ${p.length} characters, over the ${MAX_PATTERN_CHARS} a pattern may have (split it into several)`;
+  const re = compileLinear(p);
+  if (typeof re === 'string') return `${re} (pattern ${shown})`;
+  if (compiled.size > 4096) compiled.clear();
+  compiled.set(p, re);
+  return re;
 }
+
+const patternOf = (p: string): RegExp => {
+  const re = compilePattern(p);
+  if (typeof re === 'string') throw new Error(re); // validated already: cannot happen
+  return re;
+};
 
 let schema: Zod.ZodType | undefined;
 function rulesSchema(): Zod.ZodType {
   if (schema) return schema;
   const { z } = loadZod();
   const pattern = z.string().min(1, 'an empty pattern matches every line').superRefine((p, ctx) => {
-    const err = compiles(p);
-    if (err) ctx.addIssue({ code: 'custom', message: `invalid regular expression: ${err}` });
+    const re = compilePattern(p);
+    if (typeof re === 'string') ctx.addIssue({ code: 'custom', message: re });
   });
   const oneOrMany = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
   const text = z.union([z.string(), z.array(z.string())]);
@@ -123,8 +149,8 @@ export function validateRules(json: unknown, file: string): { rules: Rule[]; err
       index,
       programs: listOf(r.match.program),
       subcommands: r.match.subcommand === undefined ? null : listOf(r.match.subcommand),
-      hide: r.hide.map((p) => new RegExp(p)),
-      keep: (r.keep ?? []).map((p) => new RegExp(p)),
+      hide: r.hide.map(patternOf),
+      keep: (r.keep ?? []).map(patternOf),
       unit,
       units: r.units ?? `${unit}s`,
       examples: (r.examples ?? []).map((e) => ({ command: e.command, input: textOf(e.input), output: textOf(e.output), exitCode: e.exitCode ?? 0 })),

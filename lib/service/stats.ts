@@ -5,6 +5,7 @@
  */
 import type { Store } from '../store/open.js';
 import { statsSummary, type StatsSummary, type Totals } from '../store/stats.js';
+import { costSummary, type CostTotals } from '../store/costs.js';
 
 export const DEFAULT_SINCE = '7d';
 
@@ -33,8 +34,27 @@ export function statsWindow(period: string, now: number = Date.now()): StatsWind
   return { period, ms, from: ms === Infinity ? 0 : now - ms, now };
 }
 
-export function statsOf(store: Store, w: StatsWindow): StatsSummary {
-  return statsSummary(store, { since: w.from });
+/**
+ * The saving, and omni's own cost in the same window: the definitions of omni's MCP tools on
+ * each model request they rode on (0 when the server offers the model none, the default).
+ * `netSaved` is the saving less that cost.
+ */
+export interface StatsReport extends StatsSummary {
+  cost: CostTotals;
+  netSaved: number;
+}
+
+export function statsOf(store: Store, w: StatsWindow): StatsReport {
+  const s = statsSummary(store, { since: w.from });
+  const cost = costSummary(store, { since: w.from });
+  return { ...s, cost, netSaved: s.total.bytesSaved - cost.bytes };
+}
+
+/** The cost line, when omni cost anything: '' otherwise. */
+export function costLine(s: StatsReport): string {
+  if (s.cost.bytes <= 0) return '';
+  const per = s.cost.requests > 0 ? Math.round(s.cost.bytes / s.cost.requests) : 0;
+  return `omni's own cost: ${formatBytes(s.cost.bytes)} (its MCP tool definitions, ~${formatBytes(per)} on each of ${s.cost.requests} model requests seen); net saved ${formatBytes(s.netSaved)}\n`;
 }
 
 export function formatBytes(n: number): string {
@@ -72,8 +92,8 @@ export const familyTable = (s: StatsSummary): string => statsTable('family', s.b
 export const doorTable = (s: StatsSummary): string => statsTable('door', s.byDoor.map((r) => ({ ...r, name: r.door })));
 
 /** The plain report: header, then (when anything ran) the family and door tables. */
-export function statsText(w: StatsWindow, s: StatsSummary): string {
-  const head = statsHeader(w, s.total);
+export function statsText(w: StatsWindow, s: StatsReport): string {
+  const head = statsHeader(w, s.total) + costLine(s);
   if (s.total.runs === 0) return head;
   return head + '\n' + familyTable(s) + '\n' + doorTable(s);
 }

@@ -1,5 +1,5 @@
 /**
- * Retention: 30 days for working data (deliveries, runs, retrievals, resets, hot files,
+ * Retention: 30 days for working data (deliveries, runs, costs, retrievals, resets, hot files,
  * errors, sessions, 'fold' blobs), 7 days for raw traces ('raw' blobs: whole-run copies).
  * Facts and the pinned goal are kept until the user forgets them.
  *
@@ -38,6 +38,7 @@ export function prune(store: Store, a: { now?: number; budgetMs?: number; clock?
     ['DELETE FROM blobs WHERE rowid IN (SELECT rowid FROM blobs WHERE used < ? LIMIT ' + PRUNE_BATCH + ')', work],
     ['DELETE FROM deliveries WHERE id IN (SELECT id FROM deliveries WHERE at < ? LIMIT ' + PRUNE_BATCH + ')', work],
     ['DELETE FROM runs WHERE id IN (SELECT id FROM runs WHERE at < ? LIMIT ' + PRUNE_BATCH + ')', work],
+    ['DELETE FROM costs WHERE id IN (SELECT id FROM costs WHERE at < ? LIMIT ' + PRUNE_BATCH + ')', work],
     ['DELETE FROM retrievals WHERE id IN (SELECT id FROM retrievals WHERE at < ? LIMIT ' + PRUNE_BATCH + ')', work],
     ['DELETE FROM resets WHERE rowid IN (SELECT rowid FROM resets WHERE at < ? LIMIT ' + PRUNE_BATCH + ')', work],
     ['DELETE FROM hot_files WHERE rowid IN (SELECT rowid FROM hot_files WHERE at < ? LIMIT ' + PRUNE_BATCH + ')', work],

@@ -109,4 +109,16 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX sessions_seen ON sessions(coalesce(ended, started));
   `,
+  // 2: omni's own cost, netted against the saving by `omni stats` (lib/store/costs.ts).
+  `
+  CREATE TABLE costs (
+    id       INTEGER PRIMARY KEY,
+    at       INTEGER NOT NULL,
+    session  TEXT,
+    what     TEXT NOT NULL,            -- 'mcp-tools': omni's tool definitions on model requests
+    requests INTEGER NOT NULL,
+    bytes    INTEGER NOT NULL
+  );
+  CREATE INDEX costs_at ON costs(at);
+  `,
 ];

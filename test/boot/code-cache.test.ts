@@ -70,6 +70,28 @@ t.test('a rejected, a missing and an unwritable cache give the same reply; a sta
   if (process.getuid?.() !== 0) t.same(readFileSync(join(roRoot, 'dist', 'omni-core.cjs.v8')), Buffer.alloc(64, 1), 'nothing written where it may not write');
 });
 
+t.test('a call that compiles rules switches a V8 flag on: a stale cache is written before it, so the next calls take it', async (t) => {
+  // Rules run on V8's linear-time regexp engine, behind a flag the bundle sets when it first
+  // compiles a rule (lib/rules/linear.ts). V8 stamps a cache with its flags: written after the
+  // flag, it would be refused by every later call, which loads the cache before any flag is set.
+  const root = copyDist();
+  const cache = join(root, 'dist', 'omni-core.cjs.v8');
+  const withRules = () => {
+    const home = tempHome();
+    writeFileSync(join(home, 'rules.json'), JSON.stringify({ rules: [{ name: 'fetch', match: { program: 'fetch-all.sh' }, hide: ['^Downloading package-\\d \\d+%$'] }] }));
+    return home;
+  };
+  const accepted = hook(root, withRules());
+  t.equal(accepted.report, 'accepted', 'the shipped cache is taken by a call with rules (the flag comes after the load)');
+  t.match(accepted.stdout, /hidden by rule fetch/, 'the rule ran');
+  writeFileSync(cache, Buffer.alloc(4096, 7));
+  const stale = hook(root, withRules());
+  t.equal(stale.report, 'rejected');
+  t.equal(stale.stdout, accepted.stdout, 'the same reply');
+  t.equal(hook(root, tempHome()).report, 'accepted', 'the cache written by the call with rules is taken by a call without');
+  t.equal(hook(root, withRules()).report, 'accepted', 'and by one with');
+});
+
 t.test('a reply larger than a pipe buffer reaches a slow reader whole (stdout by file descriptor)', async (t) => {
   const home = tempHome();
   // Blocks of unique lines (kept: over 64 KB of them) between runs of one progress template

@@ -50,9 +50,14 @@ t.test('doctor shows every installed host with its tier', async (t) => {
   for (const id of ['claude', 'codex', 'gemini', 'pi', 'cursor']) t.equal(byId[id].wired, true, `${id} wired`);
   t.same(
     Object.fromEntries(['claude', 'codex', 'gemini', 'pi', 'cursor'].map((id) => [id, byId[id].tier])),
-    { claude: 'full', codex: 'full', gemini: 'full', pi: 'full', cursor: 'handoff' },
+    // Gemini CLI 0.61.0 replaces an output only as the tool's error (OMNI_REPLACE_AS_ERROR=1),
+    // and the rewrite that made it full is opt-in now (omni init --rewrite).
+    { claude: 'full', codex: 'full', gemini: 'memory', pi: 'full', cursor: 'handoff' },
     'each host\'s tier',
   );
+  t.match(byId.gemini.note, /omni init --gemini --rewrite/, 'Gemini: the note says how to get more');
+  t.equal(omni(['init', '--gemini', '--rewrite'], home, proj).status, 0);
+  t.equal(JSON.parse(omni(['doctor', '--json'], home, proj).stdout).hosts.find((h: { id: string }) => h.id === 'gemini').tier, 'full', 'with the rewrite: full');
   t.same(byId.claude.problems, [], 'Claude Code: nothing to fix (its probe reply was accepted)');
   const codexFail = byId.codex.problems.find((p: { status: string }) => p.status === 'fail');
   t.match(codexFail?.what ?? '', /trust/, 'Codex: the untrusted hooks are the failure');

@@ -135,3 +135,24 @@ t.test('in process: a terminal of 70 columns gets coloured bars that fit; --html
   const page = await call(['--html', '-', '--since', '2w'], {}, false);
   t.match(page.text, /^<!DOCTYPE html>[^]*<svg class="chart"[^]*<\/html>\n$/);
 });
+
+t.test('omni\'s own cost (its MCP tool definitions on model requests) is netted against the saving: text, JSON, HTML; none without it', async (t) => {
+  const { recordCost } = await import('../../lib/store/costs.js');
+  const none = omni(['stats', '--json'], { env: { OMNI_HOME: home() } });
+  const n = JSON.parse(none.stdout.toString());
+  t.same(n.cost, { requests: 0, bytes: 0 }, 'the default install offers nothing: no cost');
+  t.equal(n.netSaved, n.total.bytesSaved);
+  t.notMatch(omni(['stats'], { env: { OMNI_HOME: home() } }).stdout.toString(), /own cost/, 'no cost line when it cost nothing');
+  const h = home();
+  const s = openStore({ home: h });
+  for (let i = 0; i < 40; i++) recordCost(s, { what: 'mcp-tools', session: 'sess', requests: 1, bytes: 575 });
+  recordCost(s, { at: Date.now() - 40 * DAY, what: 'mcp-tools', requests: 1, bytes: 575 });
+  s.close();
+  const j = JSON.parse(omni(['stats', '--json'], { env: { OMNI_HOME: h } }).stdout.toString());
+  t.same(j.cost, { requests: 40, bytes: 23000 }, 'the window\'s requests only');
+  t.equal(j.netSaved, j.total.bytesSaved - 23000);
+  const text = omni(['stats'], { env: { OMNI_HOME: h } }).stdout.toString();
+  t.match(text, /\nomni's own cost: 22\.5 KiB \(its MCP tool definitions, ~575 B on each of 40 model requests seen\); net saved 31\.3 KiB\n/);
+  const page = omni(['stats', '--html', '-'], { env: { OMNI_HOME: h } }).stdout.toString();
+  t.match(page, /<p class="summary" id="cost">omni's own cost: <b>22\.5 KiB<\/b> \(its MCP tool definitions, ~575 B on each of <b>40<\/b> model requests seen\); net saved <b class="">31\.3 KiB<\/b><\/p>/);
+});

@@ -106,3 +106,23 @@ t.test('under a host rewrite a slow failing run is held to the end and delivered
     t.ok(r.stdout.equals(expected), `${Object.keys(env)[0]}: byte for byte`);
   }
 });
+
+t.test("`omni exec --bash '<line>'` (the rewrite's form) runs the line under bash; without it under sh, as typed", async (t) => {
+  const home = tempHome();
+  const env = { HOME: home, OMNI_HOME: join(home, 'omni') };
+  // Bash's own readings: brace lists, substring expansion, $RANDOM, ~+ (the working directory).
+  const line = `printf '%s\\n' {a,b} \${HOME:0:4} "[\${RANDOM:+set}]" ~+`;
+  const bash = omni(['exec', '--bash', line], { env, cwd: dir });
+  t.equal(bash.status, 0, bash.stderr.toString());
+  t.equal(bash.stdout.toString(), ['a', 'b', home.slice(0, 4), '[set]', dir, ''].join('\n'), 'bash: every expansion as bash makes it');
+  const sh = spawnSync('/bin/sh', ['-c', 'readlink -f /bin/sh'], { encoding: 'utf8' }).stdout.trim();
+  const plain = omni(['exec', `printf '%s\\n' {a,b}`], { env });
+  t.equal(plain.stdout.toString(), sh.endsWith('bash') ? 'a\nb\n' : '{a,b}\n', `without --bash: /bin/sh (${sh}) reads it`);
+  const rc = omni(['exec', '--bash', 'exit 7'], { env });
+  t.equal(rc.status, 7, 'the exit code passes through');
+  const noRc = omni(['exec', '--bash', 'shopt -q login_shell && echo login; echo ${BASH_VERSION:+bash}; alias'], { env: { ...env, HOME: dir } });
+  t.equal(noRc.stdout.toString(), 'bash\n', 'non-interactive, not a login shell, no aliases from any rc file');
+  const two = omni(['exec', '--bash', 'echo', 'x'], { env });
+  t.equal(two.status, 2, '--bash takes exactly one command line');
+  t.match(two.stderr.toString(), /one command line/);
+});

@@ -45,10 +45,17 @@ t.test(`Claude Code ${MIN_MCP_TOOL_VERSION}: mcp_tool handlers on omni's server,
   t.equal(cj.numStartups, 3, 'every other key is kept');
   t.equal(statSync(s.claudeJson).mode & 0o777, 0o600, '~/.claude.json keeps its mode');
   const st = s.read(s.settings);
-  for (const [event, entry] of [['PreToolUse', 'pre-hook'], ['PostToolUse', 'post-hook'], ['PostToolUseFailure', 'post-hook-failure']]) {
+  for (const [event, entry] of [['PostToolUse', 'post-hook'], ['PostToolUseFailure', 'post-hook-failure']]) {
     const h = st.hooks[event].at(-1).hooks[0];
     t.same({ type: h.type, server: h.server, tool: h.tool, input: h.input }, { type: 'mcp_tool', server: 'omni', tool: 'omni_hook', input: hookToolInput(entry) }, `${event}: an mcp_tool handler for omni --${entry}`);
   }
+  t.notOk('PreToolUse' in st.hooks, 'no PreToolUse by default: commands run as approved');
+  const rw = omni(['init', '--claude', '--rewrite'], s.env);
+  t.equal(rw.status, 0, rw.stderr);
+  const pre = s.read(s.settings).hooks.PreToolUse.at(-1).hooks[0];
+  t.same({ type: pre.type, server: pre.server, tool: pre.tool, input: pre.input }, { type: 'mcp_tool', server: 'omni', tool: 'omni_hook', input: hookToolInput('pre-hook') }, 'with --rewrite: PreToolUse as an mcp_tool handler for omni --pre-hook');
+  t.equal(omni(['init', '--claude'], s.env).status, 0, 'init without --rewrite');
+  t.same(s.read(s.settings), st, 'takes the rewrite out again, nothing else changed');
   for (const event of ['SessionStart', 'SessionEnd', 'PreCompact']) {
     const h = st.hooks[event][0].hooks[0];
     t.equal(h.type, 'command', `${event} stays a command hook`);
@@ -67,6 +74,8 @@ t.test(`Claude Code ${MIN_MCP_TOOL_VERSION}: mcp_tool handlers on omni's server,
   const transport = report.checks.filter((c: { name: string }) => c.name === 'transport');
   t.same(transport.map((c: { status: string }) => c.status), ['ok'], JSON.stringify(transport));
   t.match(transport[0].detail, /mcp_tool handlers on omni's MCP server/);
+  t.match(r.stdout, /offered to the model: no tool \(`omni init --claude --mcp-tools` offers omni_run/);
+  t.match(report.checks.find((c: { name: string }) => c.name === 'mcp-tools')?.detail ?? '', /^offered to the model: none/, 'doctor: no tool offered');
   t.match(report.checks.find((c: { name: string }) => c.name === 'probe')?.detail ?? '', /probe reply accepted/, 'the probe reaches the door the tool runs');
   t.equal(doc.status, 0, JSON.stringify(report.checks.filter((c: { status: string }) => c.status !== 'ok')));
 
@@ -109,4 +118,21 @@ t.test('a foreign MCP server named "omni" is left alone: command hooks', async (
   t.same(s.read(s.claudeJson), mine, 'untouched');
   t.equal(omni(['init', '--claude', '--uninstall'], s.env).status, 0);
   t.same(s.read(s.claudeJson), mine, 'uninstall leaves it too');
+});
+
+t.test('--mcp-tools: the server offers the model its tools, init and doctor say so; init without it takes them back', async (t) => {
+  const s = setup(MIN_MCP_TOOL_VERSION);
+  const r = omni(['init', '--claude', '--mcp-tools'], s.env);
+  t.equal(r.status, 0, r.stderr);
+  t.same(s.read(s.claudeJson).mcpServers.omni.args, [OMNI, 'mcp', '--hook-tool', '--mcp-tools']);
+  t.match(r.stdout, /offered to the model: omni_run, omni_retrieve, omni_stats, omni_remember, omni_recall, omni_goal \(each model request carries their definitions/);
+  t.same(s.read(s.settings).permissions.deny, ['Bash(rm -rf *)', HOOK_TOOL_FULL_NAME], 'omni_hook still denied');
+  const doc = JSON.parse(omni(['doctor', '--json'], s.env).stdout);
+  t.match(doc.checks.find((c: { name: string }) => c.name === 'mcp-tools')?.detail ?? '', /^offered to the model: omni_run, .*omni_goal \(--mcp-tools\)/);
+  t.equal(omni(['init', '--claude'], s.env).status, 0);
+  t.same(s.read(s.claudeJson).mcpServers.omni.args, [OMNI, 'mcp', '--hook-tool'], 'the user\'s choice each time: without the flag, no tools');
+  t.equal(omni(['init', '--claude', '--uninstall'], s.env).status, 0);
+  t.same(s.read(s.claudeJson), FOREIGN_CLAUDE_JSON, 'uninstall removes the server either way');
+  const cmd = omni(['init', '--claude', '--mcp-tools'], { ...s.env, OMNI_CLAUDE_TRANSPORT: 'command' });
+  t.match(cmd.stdout, /--mcp-tools ignored: command hooks register no MCP server/);
 });

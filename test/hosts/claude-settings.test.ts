@@ -20,8 +20,11 @@ const FOREIGN = {
   },
 };
 
+/** What a default install registers: every event but PreToolUse (no rewrite unless asked for). */
+const DEFAULT_HOOKS = OMNI_HOOKS.filter((h) => h.event !== 'PreToolUse');
+
 t.test('install adds one handler per omni event with an absolute command and keeps every foreign hook and key', async (t) => {
-  const s = withOmniHooks(structuredClone(FOREIGN) as never, '/opt/omni/dist/omni.cjs', '/usr/bin/node');
+  const s = withOmniHooks(structuredClone(FOREIGN) as never, '/opt/omni/dist/omni.cjs', '/usr/bin/node', { preHook: true });
   t.equal(s.model, 'opus');
   t.same(s.permissions, FOREIGN.permissions);
   const hooks = s.hooks as Record<string, { matcher?: string; hooks: { command: string }[] }[]>;
@@ -77,18 +80,19 @@ t.test('install replaces stale omni entries, including ones at an old binary pat
   const s = withOmniHooks(stale as never, '/new/dist/omni.cjs', '/usr/bin/node');
   const all = omniHandlersIn(s);
   t.notOk(all.some((h) => h.command.includes('/old/place') || h.command.startsWith('/usr/local/bin/omni') || h.command === 'omni --hook'), 'no stale entry left');
-  t.equal(all.length, OMNI_HOOKS.length);
+  t.equal(all.length, DEFAULT_HOOKS.length);
   const hooks = s.hooks as Record<string, { hooks: { command: string }[] }[]>;
   t.same(hooks.PostToolUse[0].hooks, [{ type: 'command', command: 'other-tool' }], 'the foreign handler sharing the group stays');
   t.notOk('Stop' in hooks, 'an event left empty by removing a stale omni entry goes away');
 });
 
-t.test('install without the pre-hook registers every event but PreToolUse, and switching back and forth is clean', async (t) => {
-  const post = withOmniHooks({} as never, '/x/omni.cjs', '/usr/bin/node', { preHook: false });
-  t.same(omniHandlersIn(post).map((h) => h.event).sort(), OMNI_HOOKS.map((h) => h.event).filter((e) => e !== 'PreToolUse').sort());
-  const both = withOmniHooks(post, '/x/omni.cjs', '/usr/bin/node');
-  t.equal(omniHandlersIn(both).length, OMNI_HOOKS.length);
-  t.same(withOmniHooks(both, '/x/omni.cjs', '/usr/bin/node', { preHook: false }), post);
+t.test('a default install registers every event but PreToolUse; the rewrite only on request, and switching back and forth is clean', async (t) => {
+  const post = withOmniHooks({} as never, '/x/omni.cjs', '/usr/bin/node');
+  t.same(omniHandlersIn(post).map((h) => h.event).sort(), DEFAULT_HOOKS.map((h) => h.event).sort(), 'no PreToolUse by default');
+  t.same(withOmniHooks({} as never, '/x/omni.cjs', '/usr/bin/node', { preHook: false }), post, 'preHook false: the same');
+  const both = withOmniHooks(post, '/x/omni.cjs', '/usr/bin/node', { preHook: true });
+  t.equal(omniHandlersIn(both).length, OMNI_HOOKS.length, 'preHook true (omni init --rewrite): PreToolUse too');
+  t.same(withOmniHooks(both, '/x/omni.cjs', '/usr/bin/node'), post, 'a default install again takes the rewrite out');
 });
 
 t.test('uninstall removes only omni\'s entries', async (t) => {
@@ -124,7 +128,7 @@ t.test('install writes through a symlinked settings file instead of replacing th
   symlinkSync(real, link);
   installHooks(link, '/x/omni.cjs');
   t.ok(lstatSync(link).isSymbolicLink(), 'still a link');
-  t.equal(omniHandlersIn(JSON.parse(readFileSync(real, 'utf8'))).length, OMNI_HOOKS.length);
+  t.equal(omniHandlersIn(JSON.parse(readFileSync(real, 'utf8'))).length, DEFAULT_HOOKS.length);
 });
 
 // --- the real commands -------------------------------------------------------------------------
@@ -145,11 +149,22 @@ t.test('`omni init` registers the hooks in ~/.claude/settings.json; a second run
   t.equal(r1.status, 0, r1.stderr);
   t.match(r1.stdout, /hooks registered in/);
   const after = readFileSync(file, 'utf8');
-  t.equal(omniHandlersIn(JSON.parse(after)).length, OMNI_HOOKS.length);
+  t.same(omniHandlersIn(JSON.parse(after)).map((h) => h.event), DEFAULT_HOOKS.map((h) => h.event), 'every event but PreToolUse: no rewrite by default');
+  t.match(r1.stdout, /no command rewrite/, 'and init says so');
   t.ok(after.includes(BIN), 'the absolute path of the running omni');
   const r2 = omni(['init'], { HOME: home });
   t.match(r2.stdout, /already up to date/);
   t.equal(readFileSync(file, 'utf8'), after, 'byte-identical');
+  const noPre = omni(['init', '--no-pre-hook'], { HOME: home });
+  t.equal(noPre.status, 0, '--no-pre-hook is still accepted');
+  t.equal(readFileSync(file, 'utf8'), after, 'and means the default');
+  const rw = omni(['init', '--rewrite'], { HOME: home });
+  t.equal(rw.status, 0, rw.stderr);
+  t.same(omniHandlersIn(JSON.parse(readFileSync(file, 'utf8'))).map((h) => h.event).sort(), OMNI_HOOKS.map((h) => h.event).sort(), '--rewrite: PreToolUse too');
+  t.match(rw.stdout, /rewrite: PreToolUse rewrites plain noisy commands/);
+  t.equal(omni(['init', '--rewrite', '--no-pre-hook'], { HOME: home }).status, 2, 'the two contradict');
+  t.equal(omni(['init'], { HOME: home }).status, 0);
+  t.equal(readFileSync(file, 'utf8'), after, 'init without --rewrite takes it out again');
   const r3 = omni(['init', '--uninstall'], { HOME: home });
   t.equal(r3.status, 0);
   t.same(JSON.parse(readFileSync(file, 'utf8')), FOREIGN);
@@ -180,6 +195,7 @@ t.test('`omni doctor` is green on a good install and red, with the reason, on a 
   t.equal(report.ok, true);
   t.match(report.checks.find((c: { name: string }) => c.name === 'claude-version').detail, /2\.1\.332/);
   t.match(report.checks.find((c: { name: string }) => c.name === 'probe').detail, /probe reply accepted/);
+  t.match(report.checks.find((c: { name: string }) => c.name === 'rewrite').detail, /^off: commands run as approved/, 'doctor says there is no rewrite');
   const human = omni(['doctor'], env, home);
   t.match(human.stdout, /all good/);
 

@@ -25,6 +25,7 @@ import {
   userConfigPath,
 } from '../../lib/hosts/codex-install.js';
 import type { HookInput, JsonObject, PostShellInput, PreToolInput } from '../../lib/hosts/adapter.js';
+import { REVEAL_DENIED } from '../../lib/doors/prehook-policy.js';
 import { CLAUDE_SAMPLES as SAMPLES } from '../helpers/samples.js';
 import { needs } from '../helpers/needs.js';
 
@@ -201,7 +202,7 @@ t.test('session context reply', async (t) => {
 
 t.test('rewrite policy: only where Codex runs commands unasked and unsandboxed', async (t) => {
   const noRules = { CODEX_HOME: mkdtempSync(join(work, 'codex-home-')) };
-  const policy = async (p: JsonObject, env: NodeJS.ProcessEnv = noRules) => await codex.rewrite!.policy(p, codex.read(p) as PreToolInput, env);
+  const policy = async (p: JsonObject, env: NodeJS.ProcessEnv = noRules) => await codex.rewrite!.policy(p, codex.read(p) as PreToolInput, env, "");
   const bypass = await policy(withRollout('PreToolUse.Bash.seq-1-300', 'rollout.bypass'));
   t.same([bypass.rewrite, bypass.rewrite && bypass.decision], [true, 'allow'], `bypass: ${bypass.reason}`);
   const ro = await policy(withRollout('PreToolUse.Bash.read-only', 'rollout.read-only'));
@@ -458,7 +459,12 @@ t.test('the hook door answers Codex payloads in Codex shape (real store)', async
   const pre = { ...withRollout('PreToolUse.Bash.seq-1-300', 'rollout.bypass'), tool_input: { command: 'npm test' } };
   const pr = JSON.parse(await hook('pre-hook', pre));
   t.equal(pr.hookSpecificOutput.permissionDecision, 'allow');
-  t.match(pr.hookSpecificOutput.updatedInput.command, /^OMNI_SESSION_ID=\S+ OMNI_AGENT_ID=main \S+ \/opt\/omni\/dist\/omni\.cjs exec 'npm test'$/);
+  t.match(pr.hookSpecificOutput.updatedInput.command, /^OMNI_SESSION_ID=\S+ OMNI_AGENT_ID=main \S+ \/opt\/omni\/dist\/omni\.cjs exec --bash 'npm test'$/, 'under bash, as Codex runs it');
+  for (const c of ['npm  test', '"npm" test', 'env FOO=1 npm test', '/usr/bin/npm test', 'npm test -- {a,b}']) {
+    t.equal(await hook('pre-hook', { ...pre, tool_input: { command: c } }), '', `${JSON.stringify(c)}: not plain words, left to Codex as typed`);
+  }
+  const reveal = { ...withRollout('PreToolUse.Bash.read-only', 'rollout.read-only'), tool_input: { command: "omni retrieve 0123456789abcdef '--reveal'" } };
+  t.same(JSON.parse(await hook('pre-hook', reveal)), { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: REVEAL_DENIED } }, 'omni retrieve --reveal: denied, with the reason Codex requires');
   const preRo = { ...withRollout('PreToolUse.Bash.read-only', 'rollout.read-only'), tool_input: { command: 'npm test' } };
   t.equal(await hook('pre-hook', preRo), '', 'read-only sandbox: no rewrite');
   const preAfm = { ...withRollout('PreToolUse.Bash.approve-for-me', 'rollout.approve-for-me'), tool_input: { command: 'npm test' } };

@@ -204,7 +204,7 @@ t.test('status: wiring, tier, problems with fixes', async (t) => {
   const ok = await cursorInstaller.status(base);
   t.equal(ok.wired, true);
   t.equal(ok.tier, 'handoff');
-  t.equal(ok.note, 'Cursor cannot replace shell output; noisy commands go through omni_run (MCP)');
+  t.equal(ok.note, 'Cursor cannot replace shell output; noisy commands go through omni_run (MCP); offered to the model: omni_run, omni_retrieve, omni_stats, omni_remember, omni_recall, omni_goal', 'doctor shows which tools the server offers');
   t.same(ok.problems, []);
   t.same(ok.files, [mcpPath('project', cwd, env), rulePath(cwd)]);
 

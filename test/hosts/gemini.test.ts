@@ -151,6 +151,18 @@ t.test('BeforeTool: read, and the rewrite reply keeps every other argument', asy
   t.equal(gemini.read({ ...p, tool_name: 'read_file', tool_input: { file_path: '/x' } }), null, 'other tools: nothing for omni');
 });
 
+t.test('BeforeTool: `omni retrieve --reveal` is denied with a reason, in any approval mode; respellings are not rewritten', async (t) => {
+  const { runHook } = await import('../../lib/doors/hook.js');
+  const { REVEAL_DENIED } = await import('../../lib/doors/prehook-policy.js');
+  const p = fx('before-tool-with-description');
+  const env = { HOME: mkdtempSync(join(tmpdir(), 'omni-gem-')), PATH: process.env.PATH, OMNI_BIN: '/opt/omni/dist/omni.cjs' };
+  const ask = { ...p, tool_input: { command: 'node /x/dist/omni.cjs retrieve 0123456789abcdef --reveal=all' } };
+  t.same(JSON.parse(await runHook('pre-hook', Buffer.from(JSON.stringify(ask)), env)), { decision: 'deny', reason: REVEAL_DENIED });
+  for (const c of ['npm  test', "npm 'test'", 'nice -n 5 npm test', 'npm test -- {a,b}']) {
+    t.equal(await runHook('pre-hook', Buffer.from(JSON.stringify({ ...p, tool_input: { command: c } })), env), '', `${JSON.stringify(c)}: left as typed`);
+  }
+});
+
 t.test('session events', async (t) => {
   const ss = gemini.read(fx('session-start'));
   t.same(ss && ss.kind === 'session-start' ? ss.source : null, 'startup');

@@ -62,9 +62,14 @@ function payloadsOf(c: ReturnType<typeof loadCorpus>[number], i: number): [strin
   return out;
 }
 
-t.test('commands run through omni_run do not inherit the server\'s malloc setting', async (t) => {
-  const r = (await client.callTool({ name: 'omni_run', arguments: { command: 'echo "arena=${MALLOC_ARENA_MAX:-unset} mark=${OMNI_SET_MALLOC_ARENA_MAX:-unset}"' } })) as Result;
+t.test('commands run through omni_run (opted in: --mcp-tools) do not inherit the server\'s malloc setting', async (t) => {
+  const withTools = new Client({ name: 'omni-hook-test-tools', version: '0' });
+  await withTools.connect(new StdioClientTransport({ command: process.execPath, args: [OMNI, 'mcp', '--hook-tool', '--mcp-tools'], env: toolEnv, cwd: project, stderr: 'pipe' }));
+  t.teardown(() => withTools.close());
+  const r = (await withTools.callTool({ name: 'omni_run', arguments: { command: 'echo "arena=${MALLOC_ARENA_MAX:-unset} mark=${OMNI_SET_MALLOC_ARENA_MAX:-unset}"' } })) as Result;
   t.equal(r.content[0].text, 'arena=unset mark=unset\n');
+  const plain = (await client.callTool({ name: 'omni_run', arguments: { command: 'true' } })) as Result;
+  t.equal(plain.isError, true, 'the default hook server has no omni_run');
 });
 
 t.test('the template gives back the payload it was filled from', async (t) => {

@@ -13,7 +13,8 @@ type Result = { content: Content[]; isError?: boolean };
 
 const home = tempHome();
 const project = realpathSync(tempHome());
-const env = { ...process.env, OMNI_HOME: home } as Record<string, string>;
+// HOME too: omni_run reads the user's Claude Code permission rules, and the real ones are not the test's.
+const env = { ...process.env, HOME: home, OMNI_HOME: home } as Record<string, string>;
 const script = join(project, 'noisy.sh');
 writeFileSync(script, [
   'i=0; while [ $i -lt 400 ]; do echo "Downloading package-$((i%7)) $i%"; i=$((i+1)); done',

@@ -1,6 +1,7 @@
 import t from 'tap';
-import { redactLine } from '../../lib/pipeline/redact.js';
+import { maskSecretBytes, maskSecrets, maskStep, redactLine } from '../../lib/pipeline/redact.js';
 import { corpusCase } from '../helpers/cases.js';
+import { LOOK_ALIKES, pemBlock, SECRET_SHAPES, secretShapes } from '../helpers/secrets.js';
 import type { Line } from '../../lib/pipeline/types.js';
 
 t.test('redacts a token but leaves passed=3 alone', async (t) => {
@@ -88,7 +89,8 @@ t.test('the real env output with secrets comes back without their values, and no
     const r = await distill(c.output, { command: c.cmd, door: 'pipe' });
     const out = r.output.toString();
     t.notMatch(out, /hunter2|ghp_FAKE/, `${c.name}: no secret value left`);
-    t.match(out, /\[omni: \d+ secrets? redacted/, `${c.name}: the marker counts them`);
+    t.notMatch(out, /\[omni: [^\]]*(secret|redacted)/, `${c.name}: no marker speaks of the secrets (none may name a handle that gives them back)`);
+    t.match(out, /=\*\*\*/, `${c.name}: masked in place`);
     t.ok(r.outBytes <= r.rawBytes, `${c.name}: ${r.outBytes} <= ${r.rawBytes} bytes`);
   }
 });
@@ -173,4 +175,66 @@ t.test('header and env secret rules leave look-alikes alone', async (t) => {
   t.same(redactLine('PGPASSWORD=s3cret psql -h db'), { text: 'PGPASSWORD=*** psql -h db', count: 1 });
   t.same(redactLine('Authorization: AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830'), { text: 'Authorization: ***', count: 1 });
   t.same(redactLine('x-api-key: abcdef123456'), { text: 'x-api-key: ***', count: 1 });
+});
+
+// Issue: 13 of 20 common shapes reached the model. Each shape, masked on its own line.
+t.test('every common secret shape is masked, and only its value', async (t) => {
+  for (const seed of [1, 2, 3]) {
+    for (const s of secretShapes(seed)) {
+      const r = redactLine(s.line);
+      t.ok(r.count >= 1, `${s.name} (seed ${seed}): counted`);
+      t.notOk(r.text.includes(s.secret), `${s.name} (seed ${seed}): the value is gone: ${r.text.slice(0, 120)}`);
+      t.ok(r.text.includes('***'), `${s.name}: masked in place`);
+      t.ok(Buffer.byteLength(r.text) <= Buffer.byteLength(s.line), `${s.name}: never longer`);
+    }
+  }
+  const want: Record<string, string> = {
+    azure: 'DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=***;EndpointSuffix=core.windows.net',
+    'jwt-url': 'GET /callback?access_token=***&state=af0ifjsldkj 302',
+    netrc: 'machine api.example.com login deploy password ***',
+    'redis-url': 'connecting to redis://:***@cache:6379/0',
+    'curl-user': '+ curl -sS -u admin:*** https://api.example.com/health',
+    'pem-json': '{"level":"info","msg":"loaded signing key","key":"-----BEGIN PRIVATE KEY-----\\n***\\n-----END PRIVATE KEY-----\\n"}',
+    npm: '//registry.npmjs.org/:_authToken=***',
+    'aws-secret': 'aws_secret_access_key = ***',
+  };
+  for (const s of SECRET_SHAPES) if (want[s.name]) t.equal(redactLine(s.line).text, want[s.name], `${s.name}: what stays around the mask`);
+});
+
+t.test('look-alikes are not masked: hashes, SHAs, UUIDs, pass/key/token words, placeholders', async (t) => {
+  for (const line of LOOK_ALIKES) t.same(redactLine(line), { text: line, count: 0 }, line);
+  t.equal(maskSecrets(LOOK_ALIKES.join('\n')), LOOK_ALIKES.join('\n'), 'and as one text');
+});
+
+t.test('more shapes: Slack webhooks, SAS signatures, --password on a command line, cloud tokens', async (t) => {
+  const cases: Array<[string, string]> = [
+    ['POST https://hooks.slack.com/services/T0123ABCD/B0456EFGH/' + 'a1B2c3D4e5F6g7H8i9J0k1L2', 'POST https://hooks.slack.com/services/T0123ABCD/B0456EFGH/***'],
+    ['https://acct.blob.core.windows.net/c/b?sv=2022-11-02&sr=b&sig=' + 'AbCdEf0123456789%2BxYz%3D&se=2030', 'https://acct.blob.core.windows.net/c/b?sv=2022-11-02&sr=b&sig=***&se=2030'],
+    ['$ docker login --password ' + 'Zq8xK2mN4pL7 registry.example.com', '$ docker login --password *** registry.example.com'],
+    ['using ' + 'xapp-1-A0123456789-' + '1234567890123-abcdef0123456789', 'using ***'],
+    ['HF_HOME set, token ' + 'hf_' + 'AbCdEfGhIjKlMnOpQrStUvWxYz01234567', 'HF_HOME set, token ***'],
+    ['key id ' + 'ASIA' + 'ABCDEFGHIJKLMNOP' + ' expires soon', 'key id *** expires soon'],
+    ['whsec_' + 'AbCdEfGhIjKlMnOpQrStUvWx', '***'],
+    ['Server=db;User Id=app;Password=' + 'Tr0ub4dor3x;Encrypt=true', 'Server=db;User Id=app;Password=***;Encrypt=true'],
+  ];
+  for (const [line, want] of cases) t.equal(redactLine(line).text, want, line.slice(0, 60));
+});
+
+t.test('maskSecrets: a whole text, key blocks over several lines included, never longer', async (t) => {
+  const pem = pemBlock();
+  const text = ['build started', 'GITHUB_TOKEN=' + 'ghp_' + 'x'.repeat(36), ...pem.lines, 'Error: after the key, kept', ''].join('\n');
+  const out = maskSecrets(text);
+  t.notOk(out.includes(pem.secret), 'the key body is gone');
+  t.notOk(out.includes('ghp_'), 'the token is gone');
+  t.match(out, /-----BEGIN RSA PRIVATE KEY-----\n\*\*\*\n/);
+  t.match(out, /-----END RSA PRIVATE KEY-----\nError: after the key, kept\n$/, 'the block ends at its END line');
+  t.ok(out.length <= text.length);
+  t.equal(out.split('\n').length, text.split('\n').length, 'the same lines');
+  // A key cut short: the block ends at the first line that is not base64.
+  const cut = ['-----BEGIN PRIVATE KEY-----', 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC', 'npm ERR! code E401', 'next'].join('\n');
+  t.equal(maskSecrets(cut), ['-----BEGIN PRIVATE KEY-----', '***', 'npm ERR! code E401', 'next'].join('\n'));
+  t.same(maskStep('-----BEGIN OPENSSH PRIVATE KEY-----', false), { text: '-----BEGIN OPENSSH PRIVATE KEY-----', count: 1, inKey: true });
+  // Bytes that are not UTF-8 come back as they were outside the mask.
+  const bin = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(' DB_PASSWORD=hunter2hunter2 '), Buffer.from([0x80])]);
+  t.same(maskSecretBytes(bin), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(' DB_PASSWORD=*** '), Buffer.from([0x80])]));
 });

@@ -45,7 +45,7 @@ const SCRIPT = [
   { tool: 'Bash', input: { command: NOISE(400, 'npm error code E404') + '; exit 3', description: 'noisy failure' } }, // 1
   { tool: 'Read', input: { file_path: '{{PROJ}}/fixture.cfg' } }, // 2
   { tool: 'Read', input: { file_path: '{{PROJ}}/fixture.cfg' } }, // 3: a repeat read, folded by the ledger
-  { tool: 'Bash', input: { command: 'npm test', description: 'run the tests' } }, // 4: rewritten by the pre-hook
+  { tool: 'Bash', input: { command: 'npm test', description: 'run the tests' } }, // 4: rewritten by the pre-hook (--rewrite)
   { tool: 'Bash', input: { command: KILL_SERVER, description: 'kill the omni MCP server' } }, // 5
   { tool: 'Bash', input: { command: NOISE(400, 'added 400 packages in 3s'), description: 'noisy success, server restarted' } }, // 6
   { tool: 'Bash', input: { command: `touch {{PROJ}}/wrap/server-down; ${KILL_SERVER}`, description: 'kill it for good' } }, // 7
@@ -61,11 +61,12 @@ const canRun = existsSync(claudeBin()) && existsSync(omniBin());
 const PINNED = !process.env.OMNI_TEST_CLAUDE;
 const FORCE: Record<string, string> = PINNED ? {} : { OMNI_CLAUDE_TRANSPORT: 'mcp_tool' };
 
-t.test('the real CLI with omni wired through mcp_tool handlers by `omni init`', async (t) => {
+t.test('the real CLI with omni wired through mcp_tool handlers by `omni init --rewrite`', async (t) => {
   if (!needs(t, Boolean(canRun), `needs ${claudeBin()} and ${omniBin()} (node scripts/build.mjs)`)) return;
   const [base, omni] = await Promise.all([
     runClaude({ script: SCRIPT, withOmni: false, files: FILES, tag: 'base' }),
-    runClaude({ script: SCRIPT, withOmni: true, files: FILES, tag: 'omni', initEnv: { OMNI_CLAUDE_BIN: claudeBin(), OMNI_BIN: '{{PROJ}}/wrap/omni.cjs', ...FORCE } }),
+    // With the rewrite opted in, so PreToolUse goes through the handler too (step 4).
+    runClaude({ script: SCRIPT, withOmni: true, initArgs: ['--rewrite'], files: FILES, tag: 'omni', initEnv: { OMNI_CLAUDE_BIN: claudeBin(), OMNI_BIN: '{{PROJ}}/wrap/omni.cjs', ...FORCE } }),
   ]);
   t.teardown(() => {
     base.cleanup();
@@ -110,13 +111,14 @@ t.test('the real CLI with omni wired through mcp_tool handlers by `omni init`', 
     t.match(o.text, /^\s*\d+\t\[omni: lines 1-\d+: \d+ lines already shown — omni retrieve [0-9a-f]{16}\]/m, 'one numbered marker naming its handle');
   });
 
-  t.test('the model is never offered the internal tool; omni\'s own tools stay', async (t) => {
+  t.test('the model is never offered the internal tool, nor (default install) omni\'s own tools', async (t) => {
     const bodies = omni.requests.filter((r) => /\/v1\/messages/.test(r.url)).map((r) => JSON.stringify(r.body));
     t.ok(bodies.length > 0, `${bodies.length} model requests`);
     t.same(bodies.filter((b) => b.includes('omni_hook')).length, 0, 'no request names omni_hook');
     const tools = (omni.requests.find((r) => Array.isArray((r.body as any)?.tools))?.body as any)?.tools.map((x: any) => x.name) ?? [];
     t.notOk(tools.includes('mcp__omni__omni_hook'), `tools list: ${tools.join(', ')}`);
-    t.ok(bodies.some((b) => b.includes('omni_run')), 'omni_run is offered (the server was connected)');
+    t.notOk(bodies.some((b) => b.includes('mcp__omni__omni_run')), 'omni_run is not offered (opt-in: claude-mcp-tools.test.ts)');
+    t.match(seen(omni, 0)!.text, /omni retrieve [0-9a-f]{16}/, 'the server was connected: its hook tool distilled step 0');
   });
 
   t.test('omni retrieve, a later call, gives back exactly the lines the fold of step 0 hid', async (t) => {
@@ -125,7 +127,7 @@ t.test('the real CLI with omni wired through mcp_tool handlers by `omni init`', 
     t.equal(seen(omni, 10)!.text, raw.slice(1, -2).join('\n'), 'the hidden lines, byte for byte');
   });
 
-  t.test('PreToolUse through the mcp_tool handler rewrites an allow-listed command into omni exec (bypassPermissions)', async (t) => {
+  t.test('PreToolUse through the mcp_tool handler rewrites a plain allow-listed command into omni exec (bypassPermissions, --rewrite)', async (t) => {
     const b = seen(base, 4)!;
     const o = seen(omni, 4)!;
     t.match(b.text, /OMNI_SESSION_ID=unset/, 'without omni the command ran as typed');

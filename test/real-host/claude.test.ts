@@ -90,9 +90,12 @@ t.test('the real Claude Code CLI with omni installed by `omni init`', async (t) 
     runClaude({ script: SCRIPT, withOmni: false, files: FILES, tag: 'base' }),
     runClaude({ script: SCRIPT, withOmni: true, files: FILES, tag: 'omni' }),
   ]);
+  // The rewrite is opt-in (`omni init --rewrite`): its steps, in a session of their own.
+  const rewrite = await runClaude({ script: SCRIPT, withOmni: true, initArgs: ['--rewrite'], files: FILES, tag: 'rwomni' });
   t.teardown(() => {
     base.cleanup();
     omni.cleanup();
+    rewrite.cleanup();
   });
   t.equal(omni.version, '2.1.332', 'the pinned CLI ran');
   t.equal(omni.exitCode, 0, `the omni run ended normally (${omni.stderr.slice(0, 300)})`);
@@ -161,21 +164,26 @@ t.test('the real Claude Code CLI with omni installed by `omni init`', async (t) 
     t.ok(bytes(o.text) < bytes(b.text), `${bytes(b.text)} B -> ${bytes(o.text)} B`);
   });
 
-  t.test('a pre-hook rewrite runs through omni exec', async (t) => {
+  t.test('by default nothing is rewritten: npm test runs as the model asked, and the post-hook distils it', async (t) => {
     const b = seen(base, 6)!;
     const o = seen(omni, 6)!;
-    summary['5 npm test (bypassPermissions)'] = { before: bytes(b.text), after: bytes(o.text) };
+    summary['5 npm test (bypassPermissions, post-only)'] = { before: bytes(b.text), after: bytes(o.text) };
     t.match(b.text, /OMNI_SESSION_ID=unset/, 'baseline: the command ran directly');
-    if (routeCommand('npm test').rewrite) {
-      t.match(o.text, new RegExp(`OMNI_SESSION_ID=${omni.sessionId}`), 'the command ran under omni exec, with the session id');
-      const pre = attachments(omni.transcript, 'hook_success').filter((a) => a.hookEvent === 'PreToolUse' && a.stdout);
-      t.ok(pre.some((a) => String(a.stdout).includes(' exec ') && String(a.stdout).includes("'npm test'")), 'the PreToolUse reply rewrote into omni exec');
-      t.ok(o.text.length < b.text.length, `${bytes(b.text)} B -> ${bytes(o.text)} B`);
-    } else {
-      t.match(o.text, /OMNI_SESSION_ID=unset/, '`npm test` is not on the registry\'s rewrite allow-list: not rewritten, the post-hook distils it');
-      t.ok(o.text.length < b.text.length, `${bytes(b.text)} B -> ${bytes(o.text)} B`);
-    }
-    t.match(o.text, /OMNI_SESSION_ID=/, 'the last line is there');
+    t.match(o.text, /OMNI_SESSION_ID=unset/, 'with omni too: no omni exec around it');
+    t.same(attachments(omni.transcript, 'hook_success').filter((a) => a.hookEvent === 'PreToolUse'), [], 'no PreToolUse hook ran');
+    t.ok(o.text.length < b.text.length, `${bytes(b.text)} B -> ${bytes(o.text)} B`);
+    t.ok(o.text.endsWith('OMNI_SESSION_ID=unset'), 'the last line is there');
+  });
+
+  t.test('with `omni init --rewrite`, a plain allow-listed command runs through omni exec under bash', async (t) => {
+    const b = seen(base, 6)!;
+    const o = seen(rewrite, 6)!;
+    summary['5b npm test (bypassPermissions, --rewrite)'] = { before: bytes(b.text), after: bytes(o.text) };
+    t.ok(routeCommand('npm test').rewrite, '`npm test` is on the registry\'s rewrite allow-list');
+    t.match(o.text, new RegExp(`OMNI_SESSION_ID=${rewrite.sessionId}`), 'the command ran under omni exec, with the session id');
+    const pre = attachments(rewrite.transcript, 'hook_success').filter((a) => a.hookEvent === 'PreToolUse' && a.stdout);
+    t.ok(pre.some((a) => String(a.stdout).includes(' exec --bash ') && String(a.stdout).includes("'npm test'")), 'the PreToolUse reply rewrote into omni exec --bash');
+    t.ok(o.text.length < b.text.length, `${bytes(b.text)} B -> ${bytes(o.text)} B`);
   });
 
   // This test found a real bug: `omni exec` read the child's pipe on the thread that also
@@ -186,23 +194,25 @@ t.test('the real Claude Code CLI with omni installed by `omni init`', async (t) 
   // machine (a bare spawn-and-count reader lost 1 run in 12 here), with or without omni.
   t.test('a failing command the pre-hook rewrote reaches the model verbatim', async (t) => {
     const b = seen(base, 7)!;
-    const o = seen(omni, 7)!;
+    const o = seen(rewrite, 7)!;
     summary['2b npm test failing (rewritten)'] = { before: bytes(b.text), after: bytes(o.text) };
     const norm = (s: string, r: RunResult) => normalise(s, r).replace(/OMNI_SESSION_ID=\S+/, 'OMNI_SESSION_ID=<sid or unset>').replace(/_logs\/\S+-debug-\d+\.log/g, '_logs/<LOG>');
     t.equal(o.isError, true);
     // The host keeps ~5,000 characters from each end of a long failure. The wrapper's session
     // id (36 characters instead of "unset") moves that cut, so compare the two ends.
     const CUT = /\n\n\.\.\. \[\d+ characters truncated\] \.\.\.\n\n/;
-    const [oHead, oTail = ''] = norm(o.text, omni).split(CUT);
+    const [oHead, oTail = ''] = norm(o.text, rewrite).split(CUT);
     const [bHead, bTail = ''] = norm(b.text, base).split(CUT);
     t.equal(oHead, bHead, 'the same head as without omni');
     t.equal(oTail.slice(-4000), bTail.slice(-4000), 'the same tail as without omni, except the session id the wrapper carried');
     t.match(o.text, /Error: 1 test failed: expected 2, got 3/);
-    if (routeCommand('npm test -- --fail').rewrite) t.match(o.text, new RegExp(`OMNI_SESSION_ID=${omni.sessionId}`), 'it did run under omni exec');
+    t.match(o.text, new RegExp(`OMNI_SESSION_ID=${rewrite.sessionId}`), 'it did run under omni exec');
+    t.equal(normalise(seen(omni, 7)!.text, omni), normalise(b.text, base), 'post-only: byte for byte what the host sends without omni');
   });
 
   t.test('the session transcript has no hook error record', async (t) => {
     noHookErrors(t, omni, 'omni run');
+    noHookErrors(t, rewrite, 'omni run with --rewrite');
   });
 
   t.teardown(() => {
@@ -212,7 +222,7 @@ t.test('the real Claude Code CLI with omni installed by `omni init`', async (t) 
   });
 });
 
-t.test('permission rules written for the original command still hold with omni installed', async (t) => {
+t.test('permission rules written for the original command still hold with the rewrite installed (omni init --rewrite)', async (t) => {
   if (!needs(t, Boolean(canRun), 'needs the CLI and dist/omni.cjs')) return;
   const script = [
     { tool: 'Bash', input: { command: 'npm test', description: 'denied by a rule' } },
@@ -227,7 +237,7 @@ t.test('permission rules written for the original command still hold with omni i
   const userSettings = { permissions: { allow: ['Bash(npm run test)'] } };
   const [base, omni] = await Promise.all([
     runClaude({ script, withOmni: false, files: FILES, projectSettings, userSettings, permissionMode: 'default', tag: 'pbase' }),
-    runClaude({ script, withOmni: true, files: FILES, projectSettings, userSettings, permissionMode: 'default', tag: 'pomni' }),
+    runClaude({ script, withOmni: true, initArgs: ['--rewrite'], files: FILES, projectSettings, userSettings, permissionMode: 'default', tag: 'pomni' }),
   ]);
   t.teardown(() => {
     base.cleanup();
@@ -278,7 +288,7 @@ t.test('a deny rule passed with --settings, which no hook can read, still holds'
   const cliSettings = { permissions: { deny: ['Bash(npm test)'] } };
   const [base, omni] = await Promise.all([
     runClaude({ script, withOmni: false, files: FILES, cliSettings, tag: 'sbase' }),
-    runClaude({ script, withOmni: true, files: FILES, cliSettings, tag: 'somni' }),
+    runClaude({ script, withOmni: true, initArgs: ['--rewrite'], files: FILES, cliSettings, tag: 'somni' }),
   ]);
   t.teardown(() => {
     base.cleanup();

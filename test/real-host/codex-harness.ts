@@ -50,7 +50,8 @@ export interface CodexRunOptions {
   /** `config`: trust written into config.toml as /hooks would; `bypass`: --dangerously-bypass-hook-trust; `none`. */
   trust?: 'config' | 'bypass' | 'none';
   mode?: CodexMode;
-  preHook?: boolean;
+  /** `omni init --codex --rewrite`: the pre-tool rewrite too (default: post-only, as `omni init` installs). */
+  rewrite?: boolean;
   files?: Record<string, string>;
   /** Files to create in CODEX_HOME (e.g. `rules/default.rules`). */
   codexFiles?: Record<string, string>;
@@ -178,7 +179,7 @@ export async function runCodex(opts: CodexRunOptions): Promise<CodexRunResult> {
     /* installed and trusted by the earlier run */
   } else if (opts.hooks === 'omni') {
     // Install omni exactly as a user would: the real `omni init --codex`, against this HOME.
-    const r = spawnSync(process.execPath, [omniBin(), 'init', '--codex', ...(opts.preHook === false ? ['--no-pre-hook'] : [])], { cwd: proj, env: baseEnv, encoding: 'utf8', timeout: 30_000 });
+    const r = spawnSync(process.execPath, [omniBin(), 'init', '--codex', ...(opts.rewrite ? ['--rewrite'] : [])], { cwd: proj, env: baseEnv, encoding: 'utf8', timeout: 30_000 });
     installNotes.push(`${r.stdout}${r.stderr}`);
     if (r.status !== 0) throw new Error(`omni init --codex failed (${r.status}): ${r.stdout}${r.stderr}`);
     if (omniHooksWithKeys(hooksFile, readSettings(hooksFile).json).length === 0) throw new Error('omni init --codex wrote no omni hooks');

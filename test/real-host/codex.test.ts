@@ -66,16 +66,31 @@ function ran(t: any, run: CodexRunResult, label: string) {
 
 t.test('the real Codex CLI with omni installed by `omni init --codex` (full access: approvals and sandbox bypassed)', async (t) => {
   if (!needs(t, present, missing)) return;
-  const [base, omni] = await Promise.all([
+  const [base, post] = await Promise.all([
     runCodex({ script: SCRIPT, hooks: 'none', files: FILES, tag: 'base', mode: 'bypass' }),
-    runCodex({ script: SCRIPT, hooks: 'omni', files: FILES, tag: 'omni', mode: 'bypass' }),
+    runCodex({ script: SCRIPT, hooks: 'omni', files: FILES, tag: 'post', mode: 'bypass' }),
   ]);
+  // The rewrite is opt-in (`omni init --codex --rewrite`): the same script again with it.
+  const omni = await runCodex({ script: SCRIPT, hooks: 'omni', rewrite: true, files: FILES, tag: 'omni', mode: 'bypass' });
   t.teardown(() => {
     base.cleanup();
+    post.cleanup();
     omni.cleanup();
   });
   ran(t, base, 'baseline');
-  ran(t, omni, 'omni');
+  ran(t, post, 'omni, post-only');
+  ran(t, omni, 'omni --rewrite');
+  const postHooks = JSON.parse(readFileSync(join(post.codexHome, 'hooks.json'), 'utf8'));
+  t.notOk('PreToolUse' in postHooks.hooks, '`omni init --codex` installs no PreToolUse: nothing is rewritten');
+
+  t.test('post-only (the default): npm test runs as the model asked, and its output is replaced after it ran', async (t) => {
+    const b = base.outputs[3]!;
+    const o = post.outputs[3]!;
+    t.match(o, /OMNI_SESSION_ID=unset/, 'the command ran as typed, in Codex\'s own shell');
+    t.match(o, /^Process exited with code 0\nOutput:\n/, 'replaced by the PostToolUse reply');
+    t.ok(bytes(o) < bytes(b), `${bytes(b)} B -> ${bytes(o)} B`);
+    for (const i of [1, 2, 4]) t.equal(body(post.outputs[i]!).body, body(base.outputs[i]!).body, `failure ${i}: verbatim`);
+  });
   t.match(omni.installNotes.join(''), /hooks registered in .*hooks\.json/, '`omni init --codex` registered the hooks');
   t.notMatch(JSON.stringify(omni.events), /bypass-hook-trust/, 'hooks ran on recorded trust, not on the bypass flag');
   const hooks = JSON.parse(readFileSync(join(omni.codexHome, 'hooks.json'), 'utf8'));
@@ -111,7 +126,7 @@ t.test('the real Codex CLI with omni installed by `omni init --codex` (full acce
     t.match(o.body, /No such file or directory/);
   });
 
-  t.test('a command on the rewrite allow-list runs through omni exec', async (t) => {
+  t.test('with --rewrite, a plain command on the rewrite allow-list runs through omni exec', async (t) => {
     const b = base.outputs[3]!;
     const o = omni.outputs[3]!;
     summary['npm test (rewritten)'] = { before: bytes(b), after: bytes(o) };
@@ -152,7 +167,7 @@ t.test('the real Codex CLI with omni installed by `omni init --codex` (full acce
   });
 });
 
-t.test("codex exec's default (read-only sandbox): no rewrite, distilled after the command", async (t) => {
+t.test("codex exec's default (read-only sandbox), rewrite installed: no rewrite, distilled after the command", async (t) => {
   if (!needs(t, present, missing)) return;
   const script: CodexStep[] = [
     { cmd: NOISE(400, 'added 400 packages in 3s') },
@@ -160,7 +175,7 @@ t.test("codex exec's default (read-only sandbox): no rewrite, distilled after th
     { cmd: 'npm test' },
     { text: 'done' },
   ];
-  const omni = await runCodex({ script, hooks: 'omni', files: FILES, tag: 'ro', mode: 'read-only' });
+  const omni = await runCodex({ script, hooks: 'omni', rewrite: true, files: FILES, tag: 'ro', mode: 'read-only' });
   t.teardown(() => omni.cleanup());
   ran(t, omni, 'read-only');
   const o0 = omni.outputs[0]!;
@@ -188,7 +203,7 @@ t.test('a later session starts with the last failure in its context (SessionStar
   t.match(ctx ?? '', /expected 2, got 3|Exit code|failed/i, 'with its error');
 });
 
-t.test("a user's exec-policy rule that forbids a command still holds with omni installed", async (t) => {
+t.test("a user's exec-policy rule that forbids a command still holds with the rewrite installed", async (t) => {
   if (!needs(t, present, missing)) return;
   // Codex judges its rules on the command the PreToolUse hook hands back; a rewrite into
   // `omni exec 'npm test'` would no longer match a rule for `npm test` (docs/codex-findings.md 4(b)).
@@ -196,7 +211,7 @@ t.test("a user's exec-policy rule that forbids a command still holds with omni i
   const script: CodexStep[] = [{ cmd: 'npm test' }, { text: 'done' }];
   const [base, omni] = await Promise.all([
     runCodex({ script, hooks: 'none', files: FILES, codexFiles: rules, tag: 'rb', mode: 'bypass' }),
-    runCodex({ script, hooks: 'omni', files: FILES, codexFiles: rules, tag: 'ro', mode: 'bypass' }),
+    runCodex({ script, hooks: 'omni', rewrite: true, files: FILES, codexFiles: rules, tag: 'ro', mode: 'bypass' }),
   ]);
   t.teardown(() => {
     base.cleanup();
@@ -207,4 +222,37 @@ t.test("a user's exec-policy rule that forbids a command still holds with omni i
   t.match(base.outputs[0]!, /rejected: no tests from the agent/, 'without omni: rejected by the rule');
   t.match(omni.outputs[0]!, /rejected: no tests from the agent/, 'with omni: still rejected');
   t.notMatch(omni.outputs[0]!, /OMNI_SESSION_ID=/, 'the command never ran');
+});
+
+t.test('PostToolUse `continue: false` + `stopReason` against `decision: "block"` + `reason` (what omni replies with), measured', async (t) => {
+  if (!needs(t, present, missing)) return;
+  // An observer hook that answers PostToolUse with the reply in $OMNI_TEST_REPLY.
+  const command = `node -e 'let s="";process.stdin.on("data",(d)=>(s+=d)).on("end",()=>{if(JSON.parse(s).hook_event_name==="PostToolUse")process.stdout.write(process.env.OMNI_TEST_REPLY||"")})'`;
+  const script: CodexStep[] = [
+    { cmd: 'echo one; echo two' }, // 0: a direct call
+    { cmd: 'sleep 1; echo polled', args: { yield_time_ms: 300 } }, // 1: outlives its yield
+    { tool: 'write_stdin', args: { session_id: '$SESSION', chars: '', yield_time_ms: 5000 } }, // 2: the poll that ends it
+    { cmd: 'echo after' }, // 3: the turn goes on?
+    { text: 'done' },
+  ];
+  const hooks = { command, events: [{ event: 'PostToolUse', matcher: 'Bash' }] };
+  const replies = { stop: { continue: false, stopReason: 'REPLACED\nby stopReason' }, block: { decision: 'block', reason: 'REPLACED\nby reason' } };
+  const [stop, block] = await Promise.all(
+    Object.entries(replies).map(([k, r]) => runCodex({ script, hooks, trust: 'config', mode: 'bypass', tag: k, env: { OMNI_TEST_REPLY: JSON.stringify(r) } })),
+  );
+  t.teardown(() => {
+    stop.cleanup();
+    block.cleanup();
+  });
+  ran(t, stop, 'continue: false');
+  ran(t, block, 'decision: block');
+  for (const [run, text] of [[stop, 'REPLACED\nby stopReason'], [block, 'REPLACED\nby reason']] as const) {
+    t.equal(run.outputs[0], text, `${text.split('\n')[1]}: a direct call's output is exactly the text`);
+    t.match(run.outputs[1] ?? '', /Process running with session ID/, `${text.split('\n')[1]}: a call that outlives its yield is not replaced when it yields`);
+    t.equal(run.outputs[2], text, `${text.split('\n')[1]}: the poll that ends it is`);
+    t.equal(run.outputs[3], text, `${text.split('\n')[1]}: the turn went on to the next call`);
+    t.equal(run.requests.at(-1)?.answered.kind, 'text', `${text.split('\n')[1]}: and to the model's last message`);
+  }
+  t.notMatch(stop.stderr, /ERROR codex_core::tools::router/, 'continue: false prints nothing on stderr');
+  t.match(block.stderr, /ERROR codex_core::tools::router: error=REPLACED/, 'block prints an ERROR line per replaced output on stderr');
 });

@@ -37,6 +37,8 @@ const BASE_SETTINGS = {
 export interface GeminiRunOptions {
   script: GeminiStep[];
   withOmni: boolean;
+  /** `omni init --gemini --rewrite`: the BeforeTool rewrite too (default: post-only, as `omni init` installs). */
+  rewrite?: boolean;
   /** `--yolo` (default) or the CLI's default approval mode. */
   yolo?: boolean;
   files?: Record<string, string>;
@@ -89,7 +91,7 @@ export async function runGemini(opts: GeminiRunOptions): Promise<GeminiRunResult
     }
     if (opts.withOmni) {
       // As a user would: the real `omni init`, against this HOME.
-      const r = spawnSync(process.execPath, [omniBin(), 'init', '--gemini'], { cwd: proj, env: baseEnv, encoding: 'utf8', timeout: 60_000 });
+      const r = spawnSync(process.execPath, [omniBin(), 'init', '--gemini', ...(opts.rewrite ? ['--rewrite'] : [])], { cwd: proj, env: baseEnv, encoding: 'utf8', timeout: 60_000 });
       initOutput = `${r.stdout}${r.stderr}`;
       if (r.status !== 0) throw new Error(`omni init --gemini failed (${r.status}): ${initOutput}`);
     }

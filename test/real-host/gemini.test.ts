@@ -56,10 +56,11 @@ t.test('the real Gemini CLI with omni installed by `omni init --gemini`', async 
   if (!needs(t, present, missing)) return;
   // The error-shaped replacement is opt-in (OMNI_REPLACE_AS_ERROR=1): this run opts in, and
   // `plain` shows what a user who did not opt in gets.
+  // `omni` also opts in to the rewrite (`omni init --gemini --rewrite`); `plain` is a default install.
   const [base, omni, plain] = await Promise.all([
     runGemini({ script: SCRIPT, withOmni: false, files: FILES }),
-    runGemini({ script: SCRIPT, withOmni: true, files: FILES, env: { OMNI_REPLACE_AS_ERROR: '1' } }),
-    runGemini({ script: [SCRIPT[0], { text: 'done' }], withOmni: true, files: FILES }),
+    runGemini({ script: SCRIPT, withOmni: true, rewrite: true, files: FILES, env: { OMNI_REPLACE_AS_ERROR: '1' } }),
+    runGemini({ script: [SCRIPT[0], SCRIPT[3], { text: 'done' }], withOmni: true, files: FILES }),
   ]);
   t.teardown(() => {
     base.cleanup();
@@ -91,10 +92,13 @@ t.test('the real Gemini CLI with omni installed by `omni init --gemini`', async 
     t.match(o.text, /omni retrieve [0-9a-f]{16}/, 'the fold names its archive handle');
   });
 
-  t.test('without the opt-in, a success that was not rewritten reaches the model as the CLI made it', async (t) => {
+  t.test('without the opt-ins (a default install), every command runs as typed and reaches the model as the CLI made it', async (t) => {
     const pgid = (s: string) => s.replace(/Process Group PGID: \d+/, 'Process Group PGID: N');
+    const plainSettings = JSON.parse(readFileSync(join(plain.home, '.gemini', 'settings.json'), 'utf8'));
+    t.notOk('BeforeTool' in plainSettings.hooks, '`omni init --gemini` installs no BeforeTool: nothing is rewritten');
     t.equal(plain.results[0]?.key, 'output', 'an output, not an error');
     t.equal(pgid(plain.results[0]?.text ?? ''), pgid(base.results[0].text), 'the same text as without omni');
+    t.equal(pgid(plain.results[1]?.text ?? ''), pgid(base.results[3].text), 'npm test: the same text as without omni (not rewritten)');
   });
 
   t.test('a failing command reaches the model verbatim', async (t) => {
@@ -109,7 +113,7 @@ t.test('the real Gemini CLI with omni installed by `omni init --gemini`', async 
     t.match(omni.results[2].text, /npm error code E404\nExit Code: 3/);
   });
 
-  t.test('a rewritable command runs through omni exec (yolo, no policy rules)', async (t) => {
+  t.test('with --rewrite, a plain rewritable command runs through omni exec (yolo, no policy rules)', async (t) => {
     const b = base.results[3];
     const o = omni.results[3];
     summary['npm test'] = `${bytes(b.text)} -> ${bytes(o.text)} B`;
@@ -155,7 +159,7 @@ t.test('a user policy rule on shell commands: omni does not rewrite, the rule st
   const script = [{ tool: 'run_shell_command', args: { command: 'npm test' } }, { text: 'done' }];
   const [base, omni] = await Promise.all([
     runGemini({ script, withOmni: false, files: FILES, userPolicy }),
-    runGemini({ script, withOmni: true, files: FILES, userPolicy }),
+    runGemini({ script, withOmni: true, rewrite: true, files: FILES, userPolicy }),
   ]);
   t.teardown(() => {
     base.cleanup();

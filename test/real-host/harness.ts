@@ -54,6 +54,10 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Extra env for `omni init` only (e.g. OMNI_CLAUDE_BIN, so init sees the CLI's version); {{PROJ}} is replaced. */
   initEnv?: Record<string, string>;
+  /** Arguments after `omni init` (default none: what a user types first; `['--claude', '--rewrite']` opts in to the rewrite, `['--claude', '--mcp-tools']` to omni's MCP tools). */
+  initArgs?: string[];
+  /** Runs after the project's files are written and before `omni init` (e.g. `git init` and its history). */
+  prepare?: (dirs: { proj: string; home: string; tmp: string; env: Record<string, string> }) => void;
   timeoutMs?: number;
   tag?: string;
   /** Run a new session in the directory of an earlier run (its HOME, project, store). */
@@ -125,11 +129,12 @@ export async function runClaude(opts: RunOptions): Promise<RunResult> {
   }
   const omniHome = join(dir, 'omni-home');
   const baseEnv = hostEnv({ home, tmp, omniHome });
+  if (opts.prepare && !opts.after) opts.prepare({ proj, home, tmp, env: { ...baseEnv, ...(opts.env ?? {}) } });
 
   // Install omni exactly as a user would: the real `omni init`, against this HOME.
   let initOutput = '';
   if (opts.withOmni && !opts.after) {
-    const r = spawnSync(process.execPath, [omniBin(), 'init'], { cwd: proj, env: { ...baseEnv, ...subst(opts.initEnv ?? COMMAND_HOOKS, proj) }, encoding: 'utf8', timeout: 30_000 });
+    const r = spawnSync(process.execPath, [omniBin(), 'init', ...(opts.initArgs ?? [])], { cwd: proj, env: { ...baseEnv, ...subst(opts.initEnv ?? COMMAND_HOOKS, proj) }, encoding: 'utf8', timeout: 30_000 });
     initOutput = `${r.stdout}${r.stderr}`;
     if (r.status !== 0) throw new Error(`omni init failed (${r.status}): ${initOutput}`);
   }

@@ -5,10 +5,10 @@
  */
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { omni, OMNI } from '../helpers/omni.js';
-import { userRulesPath } from '../../lib/rules/load.js';
+import { trustFile, userRulesPath } from '../../lib/rules/load.js';
 import { FIXTURES, project, tarTree, TAR_COMMAND, TAR_MISSING, TAR_RULE, TAR_VERBOSE, type Project } from './project.js';
 
 const run = (p: Project, args: string[], input?: string) => {
@@ -113,12 +113,16 @@ t.test('a bad rules file: the error names file, rule and field; omni carries on 
   t.equal(run(p, ['rules', 'explain', TAR_COMMAND]).status, 0);
   writeFileSync(p.rulesFile, '{ "rules": [ ');
   t.match(run(p, ['rules', 'test']).stderr, /rules\.json: not valid JSON/);
+  t.notOk(existsSync(join(p.home, 'omni.log')), 'an untrusted file is parsed for the person asking, never logged for them');
+  // The same bytes trusted (the library trusts bytes; `omni rules trust` refuses them): now a
+  // door reads the file, and the error goes to the log.
+  trustFile(p.home, p.rulesFile);
   const piped = run(p, ['pipe', '--command', TAR_COMMAND], TAR_MISSING);
   t.equal(piped.stdout, TAR_MISSING, 'the pipe still distils (generic): the output is unchanged');
   t.match(readFileSync(join(p.home, 'omni.log'), 'utf8'), /rules .*rules\.json: not valid JSON.*omni carries on without this file/);
 });
 
-t.test('no rules file: a hook call never loads zod; a rules file: it does', async (t) => {
+t.test('no rules file or an untrusted one: a hook call never loads zod; a trusted one: it does', async (t) => {
   const p = project();
   const hookPayload = JSON.parse(readFileSync(join(FIXTURES, '..', 'claude-code', 'PostToolUse.Bash.seq-1-300.json'), 'utf8'));
   hookPayload.tool_input.command = TAR_COMMAND;
@@ -127,6 +131,10 @@ t.test('no rules file: a hook call never loads zod; a rules file: it does', asyn
   const none = call(p.home);
   t.equal(none.status, 0);
   t.notMatch(none.stderr.toString(), /require zod/, 'no rules file: zod is never required');
+  const untrusted = call(p.dir);
+  t.equal(untrusted.status, 0);
+  t.notMatch(untrusted.stderr.toString(), /require zod/, 'an untrusted project file: never parsed, zod never required');
+  trustFile(p.home, p.rulesFile);
   const some = call(p.dir);
-  t.match(some.stderr.toString(), /require zod/, 'with one it is');
+  t.match(some.stderr.toString(), /require zod/, 'a trusted one is parsed');
 });

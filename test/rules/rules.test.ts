@@ -157,8 +157,10 @@ t.test('post-hook (Claude Code Bash payload): untrusted does nothing, trusted di
 
 t.test('post-hook with a bad rules file: the log names file, rule and field; omni carries on with the other file', async (t) => {
   const p = project({ rules: [{ ...TAR_RULE, keep: ['[unclosed'] }] });
-  trustFile(p.home, p.rulesFile);
   writeFileSync(p.rulesFile, JSON.stringify({ rules: [{ ...TAR_RULE, keep: ['[unclosed'] }] }));
+  // Trusted as it is (the library trusts bytes; `omni rules trust` would refuse them): only a
+  // file that would apply is parsed, so only its errors reach the log.
+  trustFile(p.home, p.rulesFile);
   writeFileSync(userRulesPath(p.home), JSON.stringify({ rules: [{ ...TAR_RULE, name: 'user-tar' }] }));
   const reply = JSON.parse(await hook(bashPayload(p.dir, TAR_COMMAND, TAR_VERBOSE), p.home));
   t.match(reply.hookSpecificOutput.updatedToolOutput.stdout, /hidden by rule user-tar/, 'the user rule still applies');

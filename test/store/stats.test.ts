@@ -5,6 +5,7 @@ import { prune, PRUNE_BATCH, DAY_MS } from '../../lib/store/prune.js';
 import { putBlob, getBlob } from '../../lib/store/archive.js';
 import { recordDelivered, loadShown } from '../../lib/store/ledger.js';
 import { tmpHome } from './fixtures/helpers.js';
+import { costSummary, recordCost } from '../../lib/store/costs.js';
 
 function fresh(t: { teardown(fn: () => void): void }): Store {
   const s = openStore({ home: tmpHome() });
@@ -45,9 +46,12 @@ t.test('pruning removes working data after 30 days and raw traces after 7, keepi
   const h = Buffer.alloc(8, 7);
   recordDelivered(store, { sessionId: 'S', cwd: '/p', hashes: h, now: now - 31 * DAY_MS });
   recordDelivered(store, { sessionId: 'S', cwd: '/p', hashes: Buffer.alloc(8, 9), now: now - DAY_MS });
+  recordCost(store, { at: now - 31 * DAY_MS, what: 'mcp-tools', requests: 1, bytes: 575 });
+  recordCost(store, { at: now - DAY_MS, what: 'mcp-tools', requests: 1, bytes: 575 });
   const r = prune(store, { now, budgetMs: 1000 });
   t.equal(r.complete, true);
-  t.equal(r.deleted, 4);
+  t.equal(r.deleted, 5);
+  t.same(costSummary(store, { since: 0 }), { requests: 1, bytes: 575 }, 'an old cost goes with the old runs');
   t.equal(getBlob(store, oldFold), null);
   t.equal(getBlob(store, oldRaw), null);
   t.ok(getBlob(store, weekFold));
