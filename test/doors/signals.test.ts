@@ -248,11 +248,13 @@ t.test('Ctrl-C reaches the producer too (the whole group): its end of input ends
   const run = startPipe(`${printf(LINES)}; ${FILL}; echo printed >&2; sleep 30`, { OMNI_HOLD_MS: '60000', OMNI_HOLD_IDLE_MS: '60000' });
   t.teardown(() => { stop(run.producer); stop(run.child); });
   await run.printed;
-  run.producer.kill('SIGINT');
   run.child.kill('SIGINT');
+  run.producer.kill('SIGINT');
   const r = await run.exit;
-  t.same(r, { code: 130, signal: null });
-  t.equal(run.out(), [...LINES, ...FILLED].join('\n') + '\n');
+  // Which comes first, the signal or the end of input the producer's death makes, is the
+  // kernel's call, as at a terminal: 130, or 0 for an input that ended before the signal counted.
+  t.ok(r !== 'hung' && r.signal === null && (r.code === 130 || r.code === 0), `omni exited by itself, 130 or 0 (${JSON.stringify(r)})`);
+  t.equal(run.out(), [...LINES, ...FILLED].join('\n') + '\n', 'every line, as printed');
 });
 
 t.test('past the hold window: the lines still held, the last one without its newline too, go out on SIGINT', async (t) => {
