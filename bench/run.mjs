@@ -6,13 +6,14 @@
 // real CLI, per-call cost by transport), hook-phases (the command post-hook's time by phase),
 // mcp-tools (the real CLI: the bytes of omni's MCP offer on each model request, by install),
 // sessions (whole scripted agent sessions through the real CLI, with and without omni: saved
-// per session and per call kind, omni's own per-request cost, lost = 0; several minutes).
+// per session and per call kind, omni's own per-request cost, lost = 0; several minutes),
+// stats-html (the HTML report of a hostile store: its size, and a real Chromium's time to draw it).
 // Default: all of them.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 
-const all = ['savings', 'startup', 'throughput', 'latency', 'rss', 'hook-phases', 'hook-server', 'store', 'host-overhead', 'mcp-tools', 'sessions'];
+const all = ['savings', 'startup', 'throughput', 'latency', 'rss', 'hook-phases', 'hook-server', 'store', 'host-overhead', 'mcp-tools', 'sessions', 'stats-html'];
 const names = process.argv.slice(2).length ? process.argv.slice(2) : all;
 mkdirSync('bench/out', { recursive: true });
 spawnSync('node', ['scripts/build.mjs'], { stdio: 'inherit' });

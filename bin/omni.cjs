@@ -7,6 +7,15 @@ const fs = require('node:fs');
 const bundle = path.join(__dirname, '..', 'dist', 'omni.cjs');
 if (!fs.existsSync(bundle)) {
   process.stderr.write('omni: dist/omni.cjs is missing; run `npm run build` in ' + path.join(__dirname, '..') + '\n');
-  process.exit(process.argv.includes('--hook') || process.argv.some((a) => a.endsWith('-hook')) ? 0 : 1);
+  // A hook entry always exits 0: the host reads any other exit as a hook error. The entries are
+  // the ones lib/cli/main.ts dispatches, from the one list both read.
+  let hook = false;
+  try {
+    hook = require('./hook-flags.json').includes(process.argv[2]);
+  } catch {
+    // No list either: a lone `--something` argument is the shape of every hook entry.
+    hook = /^--[a-z-]+$/.test(process.argv[2] || '') && process.argv.length === 3;
+  }
+  process.exit(hook ? 0 : 1);
 }
 require(bundle);

@@ -19,8 +19,8 @@
  *   read. Files are streamed line by line (split2), so memory is bounded by the longest line.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { closeSync, createReadStream, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { constants as osConstants, homedir, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import split2 from 'split2';
 import through2 from 'through2';
@@ -28,7 +28,7 @@ import type { Io } from './io.js';
 import { formatBytes, parseSince } from './stats.js';
 import { routeCommand } from '../distillers/registry.js';
 import { commandHead } from '../doors/run-record.js';
-import { distilText, MAX_FULL_OUTPUT_BYTES } from '../doors/distil-text.js';
+import { distilText } from '../doors/distil-text.js';
 import { LazyStore } from '../doors/store-access.js';
 import { LockBudget, openStore, type Store } from '../store/open.js';
 import { shellView } from '../doors/hook.js';
@@ -39,6 +39,7 @@ import { gemini } from '../hosts/gemini.js';
 import { isObject, type HostAdapter, type JsonObject, type PostReadInput, type PostShellInput } from '../hosts/adapter.js';
 import { isOmniOwnCommand } from '../hosts/omni-command.js';
 import { passthroughRequested } from '../command/passthrough.js';
+import { openRegularFile, readRegularFile, RefusedFile } from '../hosts/read-text.js';
 import type { PipelineContext } from '../pipeline/types.js';
 
 export const DEFAULT_SINCE = '7d';
@@ -415,15 +416,20 @@ interface Outcome {
 
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 
-/** Claude Code keeps a persisted output beside the log: `<session>/tool-results/<name>`. */
+/**
+ * Claude Code keeps a persisted output beside the log: `<session>/tool-results/<name>`. Both
+ * places come from the log's record, so either is read only as a regular file under the cap,
+ * as the hook reads it.
+ */
 function persistedText(call: Call, path: string): string | null {
   const near = join(dirname(call.file), basename(call.file, '.jsonl'), 'tool-results', basename(path));
   for (const p of [near, path]) {
     try {
-      if (statSync(p).size > MAX_FULL_OUTPUT_BYTES) return null;
-      return readFileSync(p, 'utf8');
-    } catch {
-      /* try the next place */
+      return readRegularFile(p);
+    } catch (err) {
+      // Refused (a FIFO, a device, too large): the hook would not read it either.
+      if (err instanceof RefusedFile) return null;
+      /* missing: try the next place */
     }
   }
   return null;
@@ -513,6 +519,20 @@ class ThrowawayStore extends LazyStore {
 }
 const BUSY_TIMEOUT = 2000;
 
+/** The signals that end a replay early; the throwaway store goes with it. */
+const INTERRUPTS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/** A shell's status for a death by `sig`: 128+N. */
+const signalExit = (sig: NodeJS.Signals): number => 128 + (osConstants.signals[sig] ?? 0);
+
+/** The replay was stopped by a signal; nothing of it was left behind. */
+export class Interrupted extends Error {
+  constructor(readonly signal: NodeJS.Signals) {
+    super(`interrupted by ${signal}`);
+    this.name = 'Interrupted';
+  }
+}
+
 export interface DiscoverOptions {
   since: string;
   project: string | null;
@@ -545,6 +565,22 @@ export async function discover(opts: DiscoverOptions): Promise<DiscoverReport> {
   const env: NodeJS.ProcessEnv = { ...opts.env, OMNI_HOME: home };
   delete env.OMNI_PASSTHROUGH;
   const store = new ThrowawayStore(home);
+  const cleanUp = () => {
+    store.close();
+    rmSync(home, { recursive: true, force: true });
+  };
+  // Interrupted (Ctrl-C, a kill): stop at the next record and leave nothing behind in TMPDIR.
+  // A second signal while that is under way removes the store at once and ends the process.
+  let interrupted: NodeJS.Signals | null = null;
+  let reading: { destroy(): void } | null = null;
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (interrupted) {
+      try { cleanUp(); } finally { process.exit(signalExit(sig)); }
+    }
+    interrupted = sig;
+    reading?.destroy();
+  };
+  for (const sig of INTERRUPTS) process.on(sig, onSignal);
 
   const total = emptyRow();
   const byFamily = new Map<string, Row>();
@@ -581,7 +617,20 @@ export async function discover(opts: DiscoverOptions): Promise<DiscoverReport> {
         f.host === 'claude' ? claudeReader(f.path, { from }, seen)
         : f.host === 'codex' ? codexReader(f.path, { from, project: opts.project }, seen)
         : geminiReader(f.path, { from, project: opts.project }, seen);
-      const source = createReadStream(f.path, { highWaterMark: 1 << 20 });
+      if (interrupted) break;
+      // Only a regular file, read up to the size it had when opened: a log still being written
+      // (this very session's) cannot keep the replay going, nor can a FIFO put in its place.
+      let opened: { fd: number; size: number };
+      try {
+        opened = openRegularFile(f.path);
+      } catch {
+        continue;
+      }
+      if (opened.size === 0) {
+        closeSync(opened.fd);
+        continue;
+      }
+      const source = createReadStream('', { fd: opened.fd, start: 0, end: opened.size - 1, highWaterMark: 1 << 20 });
       source.on('data', (b) => (readBytes += b.length));
       const lineStream = source.pipe(split2({ maxLength: MAX_LINE_BYTES, skipOverflow: true } as split2.Options));
       // One small object transform (through2, the stack's own) turns lines into records and
@@ -604,9 +653,17 @@ export async function discover(opts: DiscoverOptions): Promise<DiscoverReport> {
       );
       source.on('error', (err) => lineStream.destroy(err));
       lineStream.on('error', (err) => records.destroy(err));
+      reading = { destroy: () => source.destroy(new Error('interrupted')) };
       try {
         for await (const rec of records as AsyncIterable<Record<string, unknown>>) {
-          for (const call of reader.feed(rec)) await account(call);
+          for (const call of reader.feed(rec)) {
+            if (interrupted) break;
+            await account(call);
+            // A replay from buffered records runs on promises alone; a turn of the event
+            // loop lets a signal's handler run between two calls.
+            await new Promise<void>((r) => setImmediate(r));
+          }
+          if (interrupted) break;
           if (opts.progress && Date.now() - lastProgress > PROGRESS_MS) {
             lastProgress = Date.now();
             opts.progress(readBytes, totalBytes, total.calls);
@@ -614,16 +671,21 @@ export async function discover(opts: DiscoverOptions): Promise<DiscoverReport> {
         }
       } catch {
         // An unreadable file (gone, no permission) costs that file only.
+      } finally {
+        reading = null;
+        source.destroy();
       }
+      if (interrupted) break;
       for (const call of reader.end?.() ?? []) await account(call);
       unpaired += reader.unpaired;
     }
   } finally {
-    store.close();
+    for (const sig of INTERRUPTS) process.off(sig, onSignal);
     if (saved === undefined) delete process.env.OMNI_HOME;
     else process.env.OMNI_HOME = saved;
-    rmSync(home, { recursive: true, force: true });
+    cleanUp();
   }
+  if (interrupted) throw new Interrupted(interrupted);
   const bySaved = <T extends Row>(a: T & { k: string }, b: T & { k: string }) => b.bytesIn - a.bytesIn || (a.k < b.k ? -1 : 1);
   return {
     since: new Date(from).toISOString(),
@@ -705,7 +767,14 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const progress = tty
     ? (read: number, totalBytes: number, calls: number) => io.stderr.write(`\romni discover: ${formatBytes(read)} of ${formatBytes(totalBytes)} read, ${calls} results replayed\x1b[K`)
     : undefined;
-  const rep = await discover({ since, project, env: process.env, progress });
+  let rep: DiscoverReport;
+  try {
+    rep = await discover({ since, project, env: process.env, progress });
+  } catch (err) {
+    if (!(err instanceof Interrupted)) throw err;
+    io.stderr.write(`${tty ? '\r\x1b[K' : ''}omni discover: interrupted (${err.signal}); nothing was left behind\n`);
+    return signalExit(err.signal);
+  }
   if (tty) io.stderr.write('\r\x1b[K');
   io.stdout.write(json ? JSON.stringify(rep, null, 2) + '\n' : formatReport(rep));
   return 0;

@@ -27,7 +27,9 @@ export interface Check {
 const STORE_FIX: Record<string, (file: string) => string> = {
   locked: (file) => `is locked: another process holds a write transaction on it. Hooks still answer, but archive nothing, so they remove nothing. fix: end the process holding it (\`fuser -v ${file}\` names it), or point OMNI_HOME at another directory`,
   readonly: (file) => `cannot be written (read-only: permissions, an immutable flag or a read-only mount). Hooks still answer, but archive nothing, so they remove nothing. fix: make ${file} and its directory writable by this user (\`ls -l\`, \`lsattr\`), or point OMNI_HOME at a writable directory`,
-  corrupt: (file) => `is corrupt or not an omni store. Hooks still answer, without the ledger or the archive. fix: move it aside (\`mv ${file} ${file}.bad\`); omni creates a fresh one`,
+  corrupt: (file) => `is corrupt or not an omni store. Hooks still answer, without the ledger or the archive. fix: move it aside (\`mv ${file} ${file}.bad\`, not delete: \`sqlite3 ${file}.bad .recover\` may still get its archived bytes back); omni creates a fresh one`,
+  // A newer omni's store is whole: moving it aside would drop every handle in it.
+  newer: (file) => `was written by a newer omni than this one. Hooks still answer, without the ledger or the archive, and leave it as it is. fix: upgrade omni to the one that wrote it (in omni's checkout: \`git pull && npm ci && npm install -g .\`); keep ${file} where it is: every \`omni retrieve\` handle lives in it`,
   io: (file) => `could not be opened. Hooks still answer, without the ledger or the archive. fix: check ${file} and its directory`,
 };
 

@@ -4,6 +4,7 @@
  */
 import { subcommandHelp, topLevelHelp } from './usage.js';
 import { readAll, readStdin, writeStdout } from './hook-stdio.js';
+import HOOK_FLAG_LIST from '../../bin/hook-flags.json' with { type: 'json' };
 
 import type { Io } from './io.js';
 
@@ -11,7 +12,12 @@ export type { Io };
 
 type SubRun = (argv: string[], io: Io) => Promise<number>;
 
-const HOOK_FLAGS = new Set(['--post-hook', '--post-hook-failure', '--pre-hook', '--session-start', '--session-end', '--pre-compact', '--hook']);
+/**
+ * The hook entries, listed once in bin/hook-flags.json: bin/omni.cjs reads the same file when the
+ * bundle is missing, so every hook entry exits 0 there too (a host treats any other exit as a
+ * hook error), and doors/hook.ts's HOOK_NAMES names the same entries (test/cli/hook-flags.test.ts).
+ */
+const HOOK_FLAGS: ReadonlySet<string> = new Set(HOOK_FLAG_LIST);
 
 const SUBCOMMANDS: Record<string, () => Promise<{ run: SubRun }>> = {
   init: () => import('./init.js'),

@@ -4,14 +4,30 @@
  * distillations, each linked to its raw and delivered text embedded further down the page.
  * Pure: data in, HTML out. Everything from the store is escaped; the traces are arbitrary
  * shell output.
+ *
+ * Small whatever the store holds: a trace shows at most TRACE_SHOW_LINES lines of at most
+ * LINE_SHOW_CHARS characters in TRACE_HTML_BYTES of markup, and names its `omni retrieve`
+ * handle for the rest, so the page of the top distillations stays under about 1 MiB and a
+ * browser draws it at once (bench/stats-html.ts). It holds no secret: every line shown, and
+ * every command, is masked as every door masks output (maskSecrets, secretsMasked).
  */
 import { barLayout, formatBytes, type Bar } from './stats-chart.js';
 import type { Totals, RunRecord } from '../store/stats.js';
+import { maskSecrets, textMasker } from '../pipeline/redact.js';
 import type { CostTotals } from '../store/costs.js';
+
+/** One line of a trace as the page shows it: its text (masked, perhaps cut) and its length. */
+export interface ShownLine {
+  text: string;
+  /** The text is the line's head: the whole line has `bytes` bytes. */
+  cut: boolean;
+  bytes: number;
+}
 
 /** One trace as the page shows it. */
 export type Trace =
-  | { kind: 'text'; handle: string; text: string; bytes: number; shownBytes: number }
+  /** `more`: the trace goes on past `lines` (TRACE_SHOW_LINES). */
+  | { kind: 'text'; handle: string; lines: ShownLine[]; bytes: number; more: boolean }
   | { kind: 'binary'; handle: string; bytes: number }
   /** The run named a trace that the store no longer has (traces are kept 7 days). */
   | { kind: 'pruned'; handle: string }
@@ -33,29 +49,68 @@ export interface ReportData {
   top: Array<{ run: RunRecord; raw: Trace; delivered: Trace }>;
 }
 
-/** Bytes of one trace the page embeds; past it, the page shows the head and names the handle. */
-export const TRACE_SHOW_BYTES = 256 * 1024;
+/**
+ * Bytes of one line decoded at most: what is shown and well past it, so that a secret that
+ * runs across the cut is still whole when it is masked.
+ */
+export const LINE_READ_BYTES = 16 * 1024;
+/** Lines of one trace the page shows; the whole text is one `omni retrieve` away. */
+export const TRACE_SHOW_LINES = 200;
+/** Characters of one line the page shows (a minified bundle or a progress bar is one huge line). */
+export const LINE_SHOW_CHARS = 400;
+/**
+ * Markup one trace adds to the page at most, past its heading: a line of control characters
+ * grows ~27-fold in caret spans, so the line and character caps alone would allow megabytes.
+ * About 200 lines of plain 80-column output fit; 40 traces (raw and delivered of the top 20)
+ * stay under 1 MiB, which a browser draws in well under a second (bench/stats-html.ts).
+ */
+export const TRACE_HTML_BYTES = 16 * 1024;
+/** Characters of a command the page shows. */
+export const COMMAND_SHOW_CHARS = 200;
 
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 /**
- * Trace bytes -> what the page shows: UTF-8 text cut at a line end past TRACE_SHOW_BYTES.
- * NUL bytes mean binary: the page names the handle instead.
+ * Lines with their secrets masked as every door masks them (lib/pipeline/redact.ts, a private
+ * key block's body over several lines included). The traces hold what the command printed,
+ * secrets and all (the raw one must, for `omni retrieve`); a report is a file a person shares,
+ * so it shows none of them.
  */
-export function traceOf(handle: string | null, data: Buffer | null, cap = TRACE_SHOW_BYTES): Trace {
+export function secretsMasked(lines: string[]): string[] {
+  const mask = textMasker();
+  return lines.map((l) => mask(l));
+}
+
+/**
+ * Trace bytes -> what the page shows: the first TRACE_SHOW_LINES lines, secrets masked, each
+ * cut to LINE_SHOW_CHARS characters (never inside a surrogate pair). NUL bytes mean binary:
+ * the page names the handle instead.
+ */
+export function traceOf(handle: string | null, data: Buffer | null): Trace {
   if (!handle) return { kind: 'none' };
   if (!data) return { kind: 'pruned', handle };
   if (data.includes(0)) return { kind: 'binary', handle, bytes: data.length };
-  let shown = data;
-  if (data.length > cap) {
-    const nl = data.lastIndexOf(0x0a, cap - 1);
-    shown = data.subarray(0, nl >= 0 ? nl + 1 : cap);
+  const heads: string[] = [];
+  const sizes: number[] = [];
+  let pos = 0;
+  while (pos < data.length && heads.length < TRACE_SHOW_LINES) {
+    const nl = data.indexOf(0x0a, pos);
+    const end = nl < 0 ? data.length : nl;
+    // A cut inside a multi-byte character decodes to U+FFFD, never to a wrong character.
+    heads.push(data.toString('utf8', pos, Math.min(end, pos + LINE_READ_BYTES)));
+    sizes.push(end - pos);
+    pos = nl < 0 ? data.length : nl + 1;
   }
-  // A cut inside a multi-byte character decodes to U+FFFD, never to a wrong character.
-  const text = shown.toString('utf8');
-  return { kind: 'text', handle, text, bytes: data.length, shownBytes: shown.length };
+  // Masked before the cut: a secret cut in two would no longer be recognised.
+  const lines = secretsMasked(heads).map((text, i): ShownLine => {
+    const whole = sizes[i] <= LINE_READ_BYTES && text.length <= LINE_SHOW_CHARS;
+    if (whole) return { text, cut: false, bytes: sizes[i] };
+    const at = /[\ud800-\udbff]/.test(text[LINE_SHOW_CHARS - 1] ?? '') ? LINE_SHOW_CHARS - 1 : LINE_SHOW_CHARS;
+    return { text: text.slice(0, at), cut: true, bytes: sizes[i] };
+  });
+  return { kind: 'text', handle, lines, bytes: data.length, more: pos < data.length };
 }
 
 /**
@@ -66,6 +121,22 @@ export function traceOf(handle: string | null, data: Buffer | null, cap = TRACE_
 export function preText(text: string): string {
   return escapeHtml(text).replace(/[\x00-\x08\x0b-\x1f\x7f]+/g, (run) =>
     `<span class="ctl">${[...run].map((c) => (c === '\x7f' ? '^?' : '^' + String.fromCharCode(c.charCodeAt(0) + 64))).join('')}</span>`);
+}
+
+/** A trace's lines as <pre> content within TRACE_HTML_BYTES, and how many of them fit. */
+export function traceBody(lines: ShownLine[], budget = TRACE_HTML_BYTES): { html: string; shown: number } {
+  let html = '';
+  let bytes = 0;
+  let shown = 0;
+  for (const l of lines) {
+    const one = preText(l.text) + (l.cut ? `<span class="more">… (the line has ${formatBytes(l.bytes)})</span>` : '') + '\n';
+    const n = Buffer.byteLength(one);
+    if (bytes + n > budget) break;
+    html += one;
+    bytes += n;
+    shown++;
+  }
+  return { html, shown };
 }
 
 const ROW = 24;
@@ -132,11 +203,14 @@ function traceLink(run: RunRecord, side: 'raw' | 'delivered', t: Trace): string 
 }
 
 function traceSection(run: RunRecord, side: 'raw' | 'delivered', t: Trace): string {
-  const head = `run ${run.id} (${escapeHtml(run.family)}${run.command ? ', ' + escapeHtml(run.command) : ''}), ${side}`;
+  const head = `run ${run.id} (${escapeHtml(run.family)}${run.command ? ', ' + commandText(run.command) : ''}), ${side}`;
   switch (t.kind) {
     case 'text': {
-      const cut = t.shownBytes < t.bytes ? ` The first ${formatBytes(t.shownBytes)} are shown; the whole text: <code>omni retrieve ${escapeHtml(t.handle)}</code>.` : '';
-      return `<section class="trace" id="${traceId(run, side)}"><h3>${head}: ${formatBytes(t.bytes)} <code>omni retrieve ${escapeHtml(t.handle)}</code></h3>${cut ? `<p class="cut">${cut}</p>` : ''}<pre>${preText(t.text)}</pre><p><a href="#top">back to the list</a></p></section>`;
+      const body = traceBody(t.lines);
+      const longCut = t.lines.slice(0, body.shown).some((l) => l.cut);
+      const partial = t.more || body.shown < t.lines.length || longCut;
+      const cut = partial ? ` The first ${body.shown} line${body.shown === 1 ? ' is' : 's are'} shown${longCut ? ', long lines cut,' : ''} with secrets masked; the whole text: <code>omni retrieve ${escapeHtml(t.handle)}</code>.` : ' Secrets are masked here; the exact text: <code>omni retrieve ' + escapeHtml(t.handle) + '</code>.';
+      return `<section class="trace" id="${traceId(run, side)}"><h3>${head}: ${formatBytes(t.bytes)} <code>omni retrieve ${escapeHtml(t.handle)}</code></h3><p class="cut">${cut}</p><pre>${body.html}</pre><p><a href="#top">back to the list</a></p></section>`;
     }
     case 'binary':
       return `<section class="trace" id="${traceId(run, side)}"><h3>${head}: ${formatBytes(t.bytes)}</h3><p>Binary bytes, not shown. The exact bytes: <code>omni retrieve ${escapeHtml(t.handle)}</code>.</p><p><a href="#top">back to the list</a></p></section>`;
@@ -146,9 +220,15 @@ function traceSection(run: RunRecord, side: 'raw' | 'delivered', t: Trace): stri
   }
 }
 
+/** A command as the page shows it: secrets masked, cut to COMMAND_SHOW_CHARS, escaped. */
+function commandText(command: string): string {
+  const c = maskSecrets(command.slice(0, LINE_READ_BYTES));
+  return escapeHtml(c.slice(0, COMMAND_SHOW_CHARS)) + (c.length > COMMAND_SHOW_CHARS || command.length > LINE_READ_BYTES ? '…' : '');
+}
+
 const CSS = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1140px;padding:0 16px;color:#1d232a;background:#fff}
-h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}h3{font-size:14px;margin:16px 0 6px}
+h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}h3{font-size:14px;margin:16px 0 6px;overflow-wrap:anywhere}
 .summary{font-size:15px}.summary b{font-variant-numeric:tabular-nums}
 figure{margin:8px 0 20px}
 svg.chart{display:block;max-width:100%;height:auto}
@@ -162,7 +242,7 @@ td.neg,b.neg{color:#b3261e}td.cmd{text-align:left;white-space:normal;word-break:
 .gone{color:#8a4b00}
 .trace{border-top:1px solid #e3e6ea;margin-top:12px}.trace:target{background:#fff8e1}
 pre{background:#f6f8fa;border:1px solid #e3e6ea;padding:8px;max-height:32em;overflow:auto;white-space:pre;font:12px/1.4 ui-monospace,Menlo,Consolas,monospace}
-.cut{color:#8a4b00}.ctl{color:#8250df;background:#f0e8ff}
+.cut{color:#8a4b00}.ctl{color:#8250df;background:#f0e8ff}.more{color:#8a4b00;font-style:italic}
 `;
 
 /** omni's own cost netted against the saving; nothing when it cost nothing. */
@@ -181,7 +261,7 @@ export function renderHtml(d: ReportData): string {
     const saved = run.bytes_in - run.bytes_out;
     return (
       `<tr id="top-${run.id}"><td>${i + 1}</td><td>${escapeHtml(new Date(run.at).toISOString().replace('T', ' ').slice(0, 19))}</td>` +
-      `<td>${escapeHtml(run.door)}${run.host ? ' / ' + escapeHtml(run.host) : ''}</td><td>${escapeHtml(run.family)}</td><td class="cmd">${escapeHtml(run.command ?? '')}</td>` +
+      `<td>${escapeHtml(run.door)}${run.host ? ' / ' + escapeHtml(run.host) : ''}</td><td>${escapeHtml(run.family)}</td><td class="cmd">${run.command ? commandText(run.command) : ''}</td>` +
       `<td>${formatBytes(run.bytes_in)}</td><td>${formatBytes(run.bytes_out)}</td><td class="${saved < 0 ? 'neg' : ''}">${formatBytes(saved)}</td>` +
       `<td>${traceLink(run, 'raw', raw)} · ${traceLink(run, 'delivered', delivered)}</td></tr>`
     );

@@ -8,7 +8,7 @@
  * otherwise it prints the plain tables scripts read. --html writes the same charts as one
  * self-contained page.
  */
-import { writeFileSync } from 'node:fs';
+import { closeSync, fchmodSync, fstatSync, openSync, writeFileSync } from 'node:fs';
 import type { Io } from './io.js';
 import { cliStore } from './cli-store.js';
 import { statsByDay, topRuns, type Totals, type StatsSummary } from '../store/stats.js';
@@ -63,6 +63,21 @@ function report(store: Store, s: StatsReport, period: string, from: number, now:
   };
 }
 
+/**
+ * Writes the report readable by its owner only (0600, an existing file's mode included): the
+ * page shows commands and their output, which may name private paths and hosts even with the
+ * secrets masked.
+ */
+function writePrivate(file: string, text: string): void {
+  const fd = openSync(file, 'w', 0o600);
+  try {
+    if (fstatSync(fd).isFile()) fchmodSync(fd, 0o600);
+    writeFileSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export async function run(argv: string[], io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let since = DEFAULT_SINCE;
   let json = false;
@@ -100,7 +115,7 @@ export async function run(argv: string[], io: Io, env: NodeJS.ProcessEnv = proce
       if (html === '-') io.stdout.write(page);
       else {
         try {
-          writeFileSync(html, page);
+          writePrivate(html, page);
         } catch (err) {
           io.stderr.write(`omni stats: cannot write ${html}: ${(err as Error).message}\n`);
           return 1;

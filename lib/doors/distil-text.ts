@@ -8,12 +8,6 @@ import type { Store } from '../store/open.js';
 import type { LazyStore } from './store-access.js';
 import type { ModelView } from './model-view.js';
 
-/**
- * A host that cut a long output points at a file with all of it; omni distils that file, up to
- * this size. Larger ones are left to the host's own cut (a hook has a time budget too).
- */
-export const MAX_FULL_OUTPUT_BYTES = 64 * 1024 * 1024;
-
 export interface Distilled {
   output: string;
   changed: boolean;

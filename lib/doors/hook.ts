@@ -11,16 +11,16 @@
  * Hot path: no zod (hand-written guards in each host module); the pipeline, the store and the
  * pre-hook policy are imported lazily so each event loads only what it uses.
  */
-import { readFileSync, statSync } from 'node:fs';
 import type { PipelineContext } from '../pipeline/types.js';
 import type { Store } from '../store/open.js';
 import { logDiagnostic } from '../store/diagnostics.js';
-import { MAX_FULL_OUTPUT_BYTES, type AfterDistil, type Distilled, type Settled } from './distil-text.js';
+import { type AfterDistil, type Distilled, type Settled } from './distil-text.js';
 import { claudeReplied, claudeSilentPersisted, codexReplied, codexSilent, HOST_MIN_INLINE_CHARS, NOTHING, WHOLE, type ModelView } from './model-view.js';
 import { isObject, type HookInput, type HookKind, type HostAdapter, type JsonObject, type PostMcpInput, type PostReadInput, type PostShellInput, type PreToolInput } from '../hosts/adapter.js';
 import { hostFor } from '../hosts/registry.js';
 import { isOmniOwnCommand, omniExecOriginal } from '../hosts/omni-command.js';
 import { maskAllRequested, passthroughRequested } from '../command/passthrough.js';
+import { readRegularFile } from '../hosts/read-text.js';
 
 /** `omni --<name>` → the neutral event it serves. `hook` dispatches on the payload alone. */
 export const HOOK_NAMES: Record<string, HookKind | null> = {
@@ -186,10 +186,10 @@ async function postShell(host: HostAdapter, p: JsonObject, input: PostShellInput
   if (input.outputFile !== undefined) {
     // The payload holds only a prefix: distil the whole output from the file. If it cannot be
     // read, reply nothing: the host's own wrapper at least tells the model that the output was
-    // cut and where the rest is; a digest of the prefix would not.
+    // cut and where the rest is; a digest of the prefix would not. The path is the payload's:
+    // only a regular file under the cap is read (a FIFO or /dev/zero would hang or flood the hook).
     try {
-      if (statSync(input.outputFile).size > MAX_FULL_OUTPUT_BYTES) return '';
-      text = readFileSync(input.outputFile, 'utf8');
+      text = readRegularFile(input.outputFile);
     } catch (err) {
       logDiagnostic('hook', `post-hook: cannot read ${input.outputFile}: ${(err as Error).message}; no reply`, env);
       return '';

@@ -27,8 +27,9 @@ import type { PipelineContext } from '../pipeline/types.js';
 import type { LazyStore } from './store-access.js';
 import type { Store } from '../store/open.js';
 import { maskAllRequested, passthroughRequested } from '../command/passthrough.js';
-import { distilText, MAX_FULL_OUTPUT_BYTES } from './distil-text.js';
+import { distilText } from './distil-text.js';
 import { piSilentCut, WHOLE } from './model-view.js';
+import { readRegularFileAsync } from '../hosts/read-text.js';
 import { bashPatch, readBashSuccess, sourceOf, withSessionMemory, type ToolResultEventResult } from '../hosts/pi.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -192,11 +193,10 @@ function sessionIdOf(ctx: ExtensionContext): string | undefined {
   }
 }
 
+/** Only a regular file under the cap: a FIFO or a device there would hang or flood Pi itself. */
 async function readFullOutput(path: string): Promise<string | null> {
-  const { stat, readFile } = await import('node:fs/promises');
   try {
-    if ((await stat(path)).size > MAX_FULL_OUTPUT_BYTES) return null;
-    return await readFile(path, 'utf8');
+    return await readRegularFileAsync(path);
   } catch {
     return null;
   }

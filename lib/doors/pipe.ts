@@ -1,3 +1,4 @@
+import { constants } from 'node:os';
 import { createPipeline } from '../pipeline/create.js';
 import { maskAllRequested, passthroughRequested } from '../command/passthrough.js';
 import type { PipelineContext } from '../pipeline/types.js';
@@ -15,11 +16,27 @@ export interface PipeOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/** The signals that end a pipe run early: what it holds goes out first (runPipe). */
+const INTERRUPTS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+/**
+ * After a signal, the input is read on until it ends or stays quiet this long: the lines the
+ * producer wrote before it (still in the pipe's buffer) are taken, a producer that got the
+ * same signal (Ctrl-C reaches the whole foreground group) ends the input at once…
+ */
+export const SIGNAL_QUIET_MS = 100;
+/** …and one that keeps printing holds omni no longer than this. */
+export const SIGNAL_DRAIN_MS = 1000;
+
 /**
  * The pipe door: stdin through the pipeline to stdout, streaming. The producer's exit
  * code is unknown here, so the gate cannot pass a failure through by exit code; failure
- * lines are still never dropped. Always resolves (exit 0). A reader that goes away
- * (`| head -1`) ends the run quietly.
+ * lines are still never dropped. Resolves to 0 (a reader that goes away, `| head -1`, ends
+ * the run quietly), or to 128+N after signal N.
+ *
+ * SIGINT, SIGTERM and SIGHUP end the run as the end of the input would, as exec's forwarded
+ * signal ends its command: what came in is read to its end (bounded above), what the hold
+ * window held goes out (raw: an interrupted run is judged like a failing one), and the run is
+ * archived and recorded. A second signal ends the process at once.
  */
 export function runPipe(opts: PipeOptions = {}): Promise<number> {
   const stdin = opts.stdin ?? process.stdin;
@@ -37,18 +54,66 @@ export function runPipe(opts: PipeOptions = {}): Promise<number> {
     const pipeline = createPipeline(ctx);
     const delivered = collectTrace(pipeline);
     let closed = false;
+    let signalled: NodeJS.Signals | null = null;
+    const code = () => (signalled ? signalExit(signalled) : 0);
+    const finish = () => {
+      unlisten();
+      if (!closed) { closed = true; resolve(code()); }
+    };
     stdout.on('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'EPIPE' && !closed) {
-        closed = true;
         store.close();
-        resolve(0);
+        finish();
       }
     });
     writeSafely(pipeline, stdout, () => {
       if (!closed) recordRun(book, pipeline, delivered);
       store.close();
-      if (!closed) { closed = true; resolve(0); }
+      finish();
     });
+    let lastData = Date.now();
+    const onData = () => { lastData = Date.now(); };
+    stdin.on('data', onData);
     stdin.pipe(pipeline);
+
+    let ended = false;
+    const endInput = () => {
+      if (ended) return;
+      ended = true;
+      stdin.unpipe(pipeline);
+      stdin.off('data', onData);
+      // Nothing more is read: a producer still running gets EPIPE when it writes again.
+      (stdin as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+      pipeline.end();
+    };
+    stdin.once('end', () => { ended = true; });
+    const onSignal = (sig: NodeJS.Signals) => {
+      if (signalled) {
+        // Asked twice: leave now, with what already went out.
+        process.exit(signalExit(signalled));
+      }
+      signalled = sig;
+      // The gate reads the exit code when the input ends: an interrupted run goes out as it came.
+      ctx.exitCode = signalExit(sig);
+      if (ended) return;
+      const t0 = Date.now();
+      const settle = () => {
+        if (ended) return;
+        const now = Date.now();
+        if (now - lastData >= SIGNAL_QUIET_MS || now - t0 >= SIGNAL_DRAIN_MS) endInput();
+        else setTimeout(settle, 10);
+      };
+      // Quiet is counted from the signal: what the producer wrote just before it is still
+      // on its way through the pipe.
+      lastData = Math.max(lastData, t0);
+      settle();
+    };
+    for (const sig of INTERRUPTS) process.on(sig, onSignal);
+    const unlisten = () => { for (const sig of INTERRUPTS) process.off(sig, onSignal); };
   });
+}
+
+/** A shell's status for a death by `sig`: 128+N. */
+function signalExit(sig: NodeJS.Signals): number {
+  return 128 + (constants.signals[sig] ?? 0);
 }

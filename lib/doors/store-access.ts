@@ -40,7 +40,7 @@ export class LazyStore {
       this.store = openStore(this.home ? { home: this.home } : {});
     } catch (err) {
       this.failed = true;
-      logDiagnostic('store', err);
+      logDiagnostic('store', err, this.logEnv());
     }
     return this.store;
   }
@@ -57,7 +57,7 @@ export class LazyStore {
       try {
         return s.db.transaction(() => data.map((d) => (d.byteLength > ARCHIVE_BLOB_CAP ? null : putBlob(s, d, { kind }))))();
       } catch (err) {
-        logDiagnostic('archive', err);
+        logDiagnostic('archive', err, this.logEnv());
         return data.map(() => null);
       }
     };
@@ -81,6 +81,11 @@ export class LazyStore {
     const waits = this.budget.waits - this.waitsBefore;
     const refused = this.budget.refused - this.refusedBefore;
     if (waits === 0 && refused === 0) return;
-    logDiagnostic('store', `store lock: ${waits} wait${waits === 1 ? '' : 's'} of up to ${this.budget.ms} ms, ${refused} refused without waiting (another process holds the store)`);
+    logDiagnostic('store', `store lock: ${waits} wait${waits === 1 ? '' : 's'} of up to ${this.budget.ms} ms, ${refused} refused without waiting (another process holds the store)`, this.logEnv());
+  }
+
+  /** A store's faults are logged beside it: a store opened at a home of its own logs there. */
+  private logEnv(): NodeJS.ProcessEnv {
+    return this.home ? { ...process.env, OMNI_HOME: this.home } : process.env;
   }
 }

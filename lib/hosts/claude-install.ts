@@ -6,9 +6,11 @@
  * `disableAllHooks`; and a probe payload fed through the registered PostToolUse command giving
  * a reply the host accepts (checked with the zod schema).
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readText } from './read-text.js';
 import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from './adapter.js';
 import { OMNI_HOOKS, omniHandlersIn, projectSettingsPath, userSettingsPath, hookCommand, omniHookSpecs, withOmniHooks } from './claude-settings.js';
 import { cliVersion, compareVersions, findProgram, missingInCommand } from './detect.js';
@@ -163,13 +165,27 @@ async function checkProbe(regs: Registration[], env: NodeJS.ProcessEnv, cwd: str
     post = { ...post, command: hookCommand(entry.args[0], '--post-hook', entry.command) };
   }
   const payload = probePayload(cwd);
-  const t0 = Date.now();
-  const r = spawnSync('/bin/sh', ['-c', post.command], { input: JSON.stringify(payload), encoding: 'utf8', timeout: 30_000, cwd, env });
-  const ms = Date.now() - t0;
+  // The probe is not the user's run: it goes to a store of its own, thrown away after, so it
+  // leaves no run row, archive, ledger or diff trace in the user's (the store check is apart).
+  const probeHome = mkdtempSync(join(tmpdir(), 'omni-doctor-probe-'));
+  let r: SpawnSyncReturns<string>;
+  let ms: number;
+  let log: string;
+  try {
+    const t0 = Date.now();
+    r = spawnSync('/bin/sh', ['-c', post.command], { input: JSON.stringify(payload), encoding: 'utf8', timeout: 30_000, cwd, env: { ...env, OMNI_HOME: probeHome } });
+    ms = Date.now() - t0;
+    log = readText(join(probeHome, 'omni.log')) ?? '';
+  } finally {
+    rmSync(probeHome, { recursive: true, force: true });
+  }
   if (r.error) return { name: 'probe', status: 'fail', detail: `running \`${post.command}\` failed: ${r.error.message}` };
   if (r.status !== 0) return { name: 'probe', status: 'fail', detail: `\`${post.command}\` exited ${r.status} (${(r.stderr || '').trim().slice(0, 300)})` };
   const out = (r.stdout || '').trim();
-  if (out === '') return { name: 'probe', status: 'fail', detail: `\`${post.command}\` gave no reply for a 400-line noisy probe (see ${env.OMNI_HOME || '~/.omni'}/omni.log)` };
+  if (out === '') {
+    const said = log.trim().split('\n').slice(-3).join(' | ').slice(0, 600);
+    return { name: 'probe', status: 'fail', detail: `\`${post.command}\` gave no reply for a 400-line noisy probe${said ? ` (its log: ${said})` : ' (and logged nothing)'}` };
+  }
   let reply: unknown;
   try {
     reply = JSON.parse(out);

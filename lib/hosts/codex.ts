@@ -20,7 +20,8 @@
  *   The payload shows neither the sandbox nor the rules, so omni rewrites only where Codex
  *   itself would run the command unasked and unsandboxed and no rule file can prompt or forbid.
  */
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, readdirSync, readSync } from 'node:fs';
+import { openRegularFile, readRegularFile, RefusedFile } from './read-text.js';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { definedIn, shellStartupFiles } from './shell-startup.js';
@@ -65,12 +66,15 @@ function base(p: JsonObject, event: string) {
 // ---------------------------------------------------------------------------------------------
 // The rollout file: the only place Codex records a command's exit code and a turn's policies.
 
-/** The last `limit` bytes of a file, whole lines only; null if it cannot be read. */
+/**
+ * The last `limit` bytes of a file, whole lines only; null if it cannot be read. The path is
+ * the payload's: only a regular file is read (a FIFO there would block the open).
+ */
 export function readTail(path: string, limit: number): { text: string; whole: boolean } | null {
   let fd: number | null = null;
   try {
-    fd = openSync(path, 'r');
-    const size = statSync(path).size;
+    let size: number;
+    ({ fd, size } = openRegularFile(path));
     const n = Math.min(size, limit);
     const buf = Buffer.alloc(n);
     let got = 0;
@@ -266,7 +270,7 @@ export function restrictiveRules(cwd: string | null, env: NodeJS.ProcessEnv, sys
       if (!n.endsWith('.rules')) continue;
       const file = join(dir, n);
       try {
-        if (RESTRICTIVE_RE.test(readFileSync(file, 'utf8'))) return file;
+        if (RESTRICTIVE_RE.test(readRegularFile(file))) return file;
       } catch {
         return file;
       }
@@ -274,9 +278,10 @@ export function restrictiveRules(cwd: string | null, env: NodeJS.ProcessEnv, sys
   }
   for (const file of [join(system, 'requirements.toml'), join(home, 'requirements.toml')]) {
     try {
-      if (/prefix_rules|\[\s*rules\b/.test(readFileSync(file, 'utf8'))) return file;
-    } catch {
-      /* none */
+      if (/prefix_rules|\[\s*rules\b/.test(readRegularFile(file))) return file;
+    } catch (err) {
+      // Missing: no requirements. There but not a regular file: unreadable, so restrictive.
+      if (err instanceof RefusedFile) return file;
     }
   }
   return null;

@@ -108,7 +108,7 @@ export function lockBudget(ms: number = BUSY_TIMEOUT_MS): LockBudget {
 
 export const STORE_FILE = 'omni.db';
 
-export type StoreFailure = 'corrupt' | 'readonly' | 'locked' | 'io';
+export type StoreFailure = 'corrupt' | 'newer' | 'readonly' | 'locked' | 'io';
 
 /** Why the store could not be used. `reason` lets `omni doctor` say what to do. */
 export class StoreError extends Error {
@@ -117,6 +117,7 @@ export class StoreError extends Error {
   constructor(reason: StoreFailure, file: string, detail: string) {
     const what: Record<StoreFailure, string> = {
       corrupt: 'is corrupt or not an omni store',
+      newer: 'was written by a newer omni',
       readonly: 'is not writable',
       locked: 'is locked by another process',
       io: 'could not be opened',
@@ -333,7 +334,8 @@ function migrate(db: Database): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version === MIGRATIONS.length) return;
   if (version > MIGRATIONS.length) {
-    throw new StoreError('corrupt', db.name, `schema version ${version} is newer than this omni (${MIGRATIONS.length})`);
+    // Not corrupt: every handle in it is good, for the omni that wrote it. Never moved aside.
+    throw new StoreError('newer', db.name, `schema version ${version} is newer than this omni (${MIGRATIONS.length}); upgrade omni`);
   }
   if (db.pragma('journal_mode', { simple: true }) !== 'wal') {
     db.pragma('journal_mode = WAL');

@@ -10,9 +10,10 @@
  */
 import t from 'tap';
 import { createHash } from 'node:crypto';
-import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { omni, ROOT, tempHome } from '../helpers/omni.js';
+import { omni, OMNI, ROOT, tempHome } from '../helpers/omni.js';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'transcripts');
 const PROJECT = '/tmp/omni-transcripts-capture/proj';
@@ -335,3 +336,93 @@ t.test('on a terminal, a progress line on stderr, cleared at the end; stdout unc
     }
   }
 });
+
+t.test('a persisted output that is a FIFO, a device or a directory is refused, never read: the replay ends', async (t) => {
+  const home = homeWithLogs();
+  const persisted = files(join(home, '.claude')).find((p) => p.endsWith('bj0kqb51g.txt'))!;
+  rmSync(persisted);
+  // The file gone: the hook's preview stands for that call. Every refusal must give exactly this.
+  const missing = json(['--since', 'all'], { HOME: home });
+  const session = files(join(home, '.claude')).find((p) => p.endsWith('3c28cf7b-e8d4-4c27-8fa9-ad6b0c46bf1e.jsonl'))!;
+  const log = readFileSync(session, 'utf8');
+  const at = (p: string) => log.replaceAll('/tmp/omni-transcripts-capture/home/.claude/projects/-tmp-omni-transcripts-capture-proj/3c28cf7b-e8d4-4c27-8fa9-ad6b0c46bf1e/tool-results/bj0kqb51g.txt', p);
+
+  // A FIFO beside the log, where Claude Code keeps persisted outputs: opening it would block.
+  execFileSync('mkfifo', [persisted]);
+  const fifo = discover(['--since', 'all', '--json'], { HOME: home });
+  t.equal(fifo.status, 0, `a FIFO in tool-results/: exit 0 (${fifo.stderr})`);
+  t.same(JSON.parse(fifo.stdout).total, missing.total, 'counted as the preview, as with the file missing');
+  rmSync(persisted);
+
+  // The record names another path: /dev/zero (never ends), a directory, /dev/null.
+  for (const p of ['/dev/zero', tempHome(), '/dev/null']) {
+    writeFileSync(session, at(p));
+    const r = discover(['--since', 'all', '--json'], { HOME: home });
+    t.equal(r.status, 0, `${p}: exit 0 (${r.stderr.slice(0, 300)})`);
+    t.same(JSON.parse(r.stdout).total, missing.total, `${p}: refused, the preview stands`);
+  }
+});
+
+t.test('a FIFO or a device where a host log should be is skipped', async (t) => {
+  const home = homeWithLogs();
+  const clean = json(['--since', 'all'], { HOME: home });
+  const dir = join(home, '.claude', 'projects', '-tmp-omni-transcripts-capture-proj');
+  execFileSync('mkfifo', [join(dir, 'fifo.jsonl')]);
+  symlinkSync('/dev/zero', join(dir, 'zero.jsonl'));
+  mkdirSync(join(home, '.codex', 'sessions', '2026'), { recursive: true });
+  execFileSync('mkfifo', [join(home, '.codex', 'sessions', '2026', 'rollout-x.jsonl')]);
+  const r = discover(['--since', 'all', '--json'], { HOME: home });
+  t.equal(r.status, 0, r.stderr);
+  t.same(JSON.parse(r.stdout).total, clean.total, 'the same replay: nothing read from them');
+});
+
+/**
+ * A history that takes a while to replay: `n` calls of one Bash command whose whole output
+ * (Claude Code's persisted file, `mb` MiB of noisy lines) is distilled each time.
+ */
+function slowHistory(n: number, mb: number): string {
+  const home = tempHome();
+  const fixture = files(join(FIXTURES, 'claude')).find((p) => p.endsWith('3c28cf7b-e8d4-4c27-8fa9-ad6b0c46bf1e.jsonl'))!;
+  const records = readFileSync(fixture, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const use = records.find((r) => r.type === 'assistant' && Array.isArray(r.message?.content) && r.message.content.some((b: any) => b.id === 'toolu_cap1_05_0006'));
+  const result = records.find((r) => r.type === 'user' && Array.isArray(r.message?.content) && r.message.content.some((b: any) => b.tool_use_id === 'toolu_cap1_05_0006'));
+  const dir = join(home, '.claude', 'projects', 'slow');
+  mkdirSync(join(dir, 'big', 'tool-results'), { recursive: true });
+  writeFileSync(join(dir, 'big', 'tool-results', 'out.txt'), Buffer.from('Downloading package-1 50%\nDownloading package-2 50%\n'.repeat((mb << 20) / 52)));
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const id = `toolu_slow_${i}`;
+    out.push(JSON.stringify({ ...use, message: { ...use.message, content: [{ ...use.message.content[0], id }] } }));
+    out.push(JSON.stringify({ ...result, message: { ...result.message, content: [{ ...result.message.content[0], tool_use_id: id }] }, toolUseResult: { ...result.toolUseResult, persistedOutputPath: '/nonexistent/out.txt' } }));
+  }
+  writeFileSync(join(dir, 'big.jsonl'), out.join('\n') + '\n');
+  return home;
+}
+
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  t.test(`${sig} during a replay leaves nothing in TMPDIR`, async (t) => {
+    const home = slowHistory(200, 4);
+    const tmp = tempHome();
+    const child = spawn(process.execPath, [OMNI, 'discover', '--since', 'all'], {
+      env: { ...process.env, HOME: home, OMNI_HOME: join(home, '.omni'), TMPDIR: tmp, CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', GEMINI_CLI_HOME: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (b: Buffer) => (stderr += b.toString()));
+    const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    t.teardown(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
+    // The replay is under way once its throwaway store has archived something.
+    let store = '';
+    for (let i = 0; i < 600 && !store; i++) {
+      const d = readdirSync(tmp).find((n) => n.startsWith('omni-discover-'));
+      if (d && existsSync(join(tmp, d, 'omni.db'))) store = d;
+      else await new Promise((r) => setTimeout(r, 50));
+    }
+    t.ok(store, 'the throwaway store was made in TMPDIR');
+    child.kill(sig);
+    const code = await exit;
+    t.equal(code, sig === 'SIGINT' ? 130 : 143, '128+N');
+    t.match(stderr, /interrupted/);
+    t.same(readdirSync(tmp), [], 'TMPDIR is empty again');
+  });
+}

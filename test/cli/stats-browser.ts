@@ -4,7 +4,7 @@
  * records every request it makes, evaluates an expression and takes a screenshot.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -24,14 +24,22 @@ export interface PageVisit<T> {
  */
 export async function visit<T>(url: string, expression: string, timeoutMs = 120_000): Promise<PageVisit<T>> {
   const profile = mkdtempSync(join(tmpdir(), 'omni-chromium-'));
+  // Everything the browser writes stays under `profile`: its HOME too, where the crash
+  // handler keeps its database (~/.config/chromium/Crash Reports).
+  const home = join(profile, 'home');
   const child = spawn(
     CHROMIUM,
     [
       '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--disable-extensions', '--window-size=1200,1600',
-      `--user-data-dir=${profile}`, '--remote-debugging-pipe', 'about:blank',
+      '--disable-component-update', '--disable-sync', '--disable-extensions', '--disable-crash-reporter', '--window-size=1200,1600',
+      `--user-data-dir=${join(profile, 'data')}`, '--remote-debugging-pipe', 'about:blank',
     ],
-    { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] },
+    {
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
+      // Its own process group: the renderers and the zygote are ended with it.
+      detached: true,
+      env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache') },
+    },
   );
   let stderr = '';
   child.stderr!.on('data', (b: Buffer) => (stderr = (stderr + b.toString()).slice(-4000)));
@@ -90,8 +98,43 @@ export async function visit<T>(url: string, expression: string, timeoutMs = 120_
     clearTimeout(timer);
     child.removeAllListeners('exit');
     try { await Promise.race([send('Browser.close'), new Promise((r) => setTimeout(r, 5000))]); } catch { /* closing anyway */ }
-    if (child.exitCode === null) child.kill('SIGKILL');
-    await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once('exit', r)));
-    rmSync(profile, { recursive: true, force: true });
+    await endAll(child.pid!, profile, () => child.exitCode !== null || child.signalCode !== null);
+    // Nothing of the browser runs any more, so nothing writes into the profile while it goes.
+    rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  }
+}
+
+/**
+ * Ends the browser and every process it started, and returns once none is left: its process
+ * group (renderers, zygote, utilities), and any process naming `profile` on its command line
+ * (the crash handler starts its own session, outside the group). The profile directory is
+ * removed only after: removing it while one of them still writes there fails (ENOTEMPTY).
+ */
+async function endAll(pid: number, profile: string, exited: () => boolean): Promise<void> {
+  /** Live (not zombie) processes of the browser's group or naming the profile. */
+  const left = () => {
+    const out: number[] = [];
+    for (const d of readdirSync('/proc')) {
+      if (!/^\d+$/.test(d) || Number(d) === process.pid) continue;
+      try {
+        const stat = readFileSync(`/proc/${d}/stat`, 'latin1');
+        const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        if (state === 'Z') continue;
+        if (Number(pgrp) === pid || readFileSync(`/proc/${d}/cmdline`, 'latin1').includes(profile)) out.push(Number(d));
+      } catch {
+        /* gone meanwhile */
+      }
+    }
+    return out;
+  };
+  // Bounded: 10 s of 50 ms steps, killing again at each (a process may fork while it dies).
+  for (let i = 0; i < 200; i++) {
+    try { process.kill(-pid, 'SIGKILL'); } catch { /* the group is gone */ }
+    const rest = left();
+    for (const p of rest) {
+      try { process.kill(p, 'SIGKILL'); } catch { /* gone */ }
+    }
+    if (exited() && rest.length === 0) return;
+    await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -6,7 +6,7 @@
  */
 import t from 'tap';
 import { renderBars, chartStyle, localeIsUtf8, barLayout, dayRange, dayLabel, formatBytes, type ChartStyle } from '../../lib/cli/stats-chart.js';
-import { svgBars, escapeHtml, traceOf, renderHtml, preText } from '../../lib/cli/stats-html.js';
+import { svgBars, escapeHtml, traceOf, renderHtml, preText, TRACE_SHOW_LINES, LINE_SHOW_CHARS } from '../../lib/cli/stats-html.js';
 import { dayBars } from '../../lib/cli/stats.js';
 
 const UNI: ChartStyle = { unicode: true, colour: false, columns: 80 };
@@ -124,11 +124,16 @@ t.test('escaping and traces', async (t) => {
   t.same(traceOf('00112233445566aa', null), { kind: 'pruned', handle: '00112233445566aa' });
   t.same(traceOf('00112233445566aa', Buffer.from('a\0b')), { kind: 'binary', handle: '00112233445566aa', bytes: 3 });
   const colour = traceOf('00112233445566aa', Buffer.from('\x1b[31mFAIL\x1b[0m\r\n\tok\x7f\n'));
-  t.match(colour, { kind: 'text', text: '\x1b[31mFAIL\x1b[0m\r\n\tok\x7f\n', bytes: 20, shownBytes: 20 });
+  t.same(colour, { kind: 'text', handle: '00112233445566aa', lines: [{ text: '\x1b[31mFAIL\x1b[0m\r', cut: false, bytes: 14 }, { text: '\tok\x7f', cut: false, bytes: 4 }], bytes: 20, more: false });
   t.equal(preText('\x1b[31m<b>\x1b[0m\r\n\tok\x7f\n'), '<span class="ctl">^[</span>[31m&lt;b&gt;<span class="ctl">^[</span>[0m<span class="ctl">^M</span>\n\tok<span class="ctl">^?</span>\n', 'control characters in caret notation, marked');
-  const long = Buffer.from('0123456789\n'.repeat(10));
-  const cut = traceOf('00112233445566aa', long, 50);
-  t.match(cut, { kind: 'text', text: '0123456789\n'.repeat(4), bytes: 110, shownBytes: 44 }, 'cut at the last line end before the cap');
+  const long = Buffer.from('0123456789\n'.repeat(TRACE_SHOW_LINES + 10));
+  const cut = traceOf('00112233445566aa', long);
+  t.match(cut, { kind: 'text', bytes: long.length, more: true }, 'more lines than the page shows');
+  if (cut.kind === 'text') t.same(cut.lines, Array(TRACE_SHOW_LINES).fill({ text: '0123456789', cut: false, bytes: 10 }), 'the first TRACE_SHOW_LINES lines');
+  const wide = traceOf('00112233445566aa', Buffer.from('é'.repeat(1 << 20) + '\nend\n'));
+  t.same(wide.kind === 'text' && wide.lines, [{ text: 'é'.repeat(LINE_SHOW_CHARS), cut: true, bytes: 2 << 20 }, { text: 'end', cut: false, bytes: 3 }], 'a long line: its head, and its length');
+  const secret = traceOf('00112233445566aa', Buffer.from(`${'x'.repeat(LINE_SHOW_CHARS - 10)} GITHUB_TOKEN=ghp_${'a'.repeat(36)}\n`));
+  t.notMatch(JSON.stringify(secret), /ghp_|aaaaaaaaaa/, 'a secret across the cut is masked whole, before the cut');
   const page = renderHtml({
     period: '7d', from: 1, now: 2,
     total: { runs: 1, applied: 1, bytesIn: 110, bytesDelivered: 44, bytesSaved: 66 },
@@ -141,7 +146,7 @@ t.test('escaping and traces', async (t) => {
   });
   t.match(page, '<a href="#run-7-raw">raw</a>');
   t.match(page, '<section class="trace" id="run-7-raw">');
-  t.match(page, 'The first 44 B are shown; the whole text: <code>omni retrieve 00112233445566aa</code>');
+  t.match(page, `The first ${TRACE_SHOW_LINES} lines are shown with secrets masked; the whole text: <code>omni retrieve 00112233445566aa</code>`);
   t.match(page, '<span class="gone">delivered: not kept</span>');
   t.match(page, 'cat &lt;x&gt;');
   t.match(page, `default-src 'none'`, 'a CSP forbids every fetch');

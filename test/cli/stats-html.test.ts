@@ -8,7 +8,7 @@
  * is kept under test-artifacts/ (gitignored).
  */
 import t from 'tap';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { omni, tempHome, ROOT } from '../helpers/omni.js';
@@ -17,6 +17,9 @@ import { openStore } from '../../lib/store/open.js';
 import { recordDistillation } from '../../lib/store/record.js';
 import { prune, DAY_MS } from '../../lib/store/prune.js';
 import { CHROMIUM, visit } from './stats-browser.js';
+import { TOP_RUNS } from '../../lib/cli/stats.js';
+import { TRACE_HTML_BYTES } from '../../lib/cli/stats-html.js';
+import { hostileStore, SECRETS } from '../helpers/hostile-trace.js';
 
 const CASES = ['501-jest-verbose-pass', '502-vitest-verbose-pass', '503-cmake-build-many-objects', '087-wget-progress-bar', '018-pytest-verbose-pass', '003-jest-fail-color', '712-npm-ci-loglevel-http'];
 const HOSTILE = '</pre><script>document.title="pwned"</script><img src="http://127.0.0.1:9/x.png" onerror="alert(1)"> & "quotes" \'too\'';
@@ -118,4 +121,38 @@ t.test('the HTML report draws its charts in a real Chromium and fetches nothing'
   t.ok(v.value.links.every((l) => l.target), 'every link lands on its trace on the page');
   t.equal(v.value.pruned, 1, 'the pruned raw trace is named as pruned');
   t.ok(v.png.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) && v.png.length > 10_000, 'a real screenshot');
+});
+
+t.test('a hostile store: the page stays small, holds no secret, is private, and loads in Chromium', async (t) => {
+  if (!needs(t, existsSync(CHROMIUM), `${CHROMIUM} (.ci/run installs Debian's chromium)`)) return;
+  const home = tempHome();
+  hostileStore(home, 22);
+
+  const file = join(home, 'report.html');
+  writeFileSync(file, 'an older report, world-readable\n', { mode: 0o644 });
+  const w = omni(['stats', '--html', file], { env: { OMNI_HOME: home, ...ENV } });
+  t.equal(w.status, 0, w.stderr.toString());
+  const html = readFileSync(file, 'utf8');
+  const bound = 2 * TOP_RUNS * (TRACE_HTML_BYTES + 4096) + 256 * 1024;
+  t.ok(Buffer.byteLength(html) <= bound, `the page is ${Buffer.byteLength(html)} bytes, within ${bound}`);
+  t.equal(statSync(file).mode & 0o777, 0o600, 'written 0600, over an existing 0644 file too');
+  for (const s of SECRETS) t.notOk(html.includes(s), `no secret on the page (${s.slice(0, 6)}…)`);
+  t.match(html, /GITHUB_TOKEN=\*\*\*/, 'a masked secret reads ***');
+  t.match(html, /… \(the line has 1\.0 MiB\)/, 'the megabyte line is cut, and says how long it is');
+  t.match(html, /The first \d+ lines? are shown/, 'each trace says it is partial');
+
+  const v = await visit<{ pres: number; laidOut: number; handles: number; summary: number }>(pathToFileURL(file).href, `(() => {
+    const pres = [...document.querySelectorAll('pre')];
+    return {
+      pres: pres.length,
+      laidOut: pres.filter((p) => { const r = p.getBoundingClientRect(); return r.width > 0 && r.height > 0; }).length,
+      handles: [...document.querySelectorAll('section.trace')].filter((s) => /omni retrieve [0-9a-f]{16}/.test(s.textContent)).length,
+      summary: document.getElementById('summary').getBoundingClientRect().height,
+    };
+  })()`);
+  t.equal(v.value.pres, 2 * TOP_RUNS, 'raw and delivered of the top distillations');
+  t.equal(v.value.laidOut, v.value.pres, 'every trace is laid out');
+  t.equal(v.value.handles, 2 * TOP_RUNS, 'every trace names its omni retrieve handle');
+  t.ok(v.value.summary > 0, 'the summary is laid out');
+  writeFileSync(join(ROOT, 'test-artifacts', 'stats-html-hostile.png'), v.png);
 });

@@ -2,6 +2,7 @@
 // warm store are isolated (each its own reply, run row and archive), and a call that throws is
 // that call's empty reply only.
 import t from 'tap';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -67,4 +68,25 @@ t.test('a call that throws gets the empty reply; the calls beside it are answere
   const after = await hookToolReply(args(payloads[3]), envFor(home));
   t.equal(after, want[3], 'the next call of the same payload is answered: the server goes on');
   t.match(readFileSync(join(home, 'omni.log'), 'utf8'), /mcp-hook .*a fault in one call/, 'the fault is in the log');
+});
+
+t.test('a persistedOutputPath naming a FIFO: that call is refused at once and the server keeps answering', async (t) => {
+  const want = await reference();
+  const home = tempHome();
+  t.teardown(resetWarmStore);
+  const fifo = join(tempHome(), 'persisted.fifo');
+  execFileSync('mkfifo', [fifo]);
+  // A writer that comes only when this child is killed, or never: a read that waited on the
+  // FIFO would hold the whole server (one thread) until then. So every other call must be
+  // answered while this child still waits: an order, not a time.
+  const writer = spawn('/bin/sh', ['-c', 'sleep 20 > "$1"', 'sh', fifo], { stdio: 'ignore' });
+  let writerDone = false;
+  writer.on('exit', () => (writerDone = true));
+  t.teardown(() => { if (!writerDone) writer.kill('SIGKILL'); });
+  const hostile = { ...payloads[0], tool_use_id: 'toolu_warm_fifo', tool_response: { ...payloads[0].tool_response, persistedOutputPath: fifo, persistedOutputSize: 1 << 20 } };
+  const got = await Promise.all([hookToolReply(args(hostile), envFor(home)), ...payloads.map((p) => hookToolReply(args(p), envFor(home)))]);
+  t.equal(writerDone, false, 'every call was answered while the FIFO still had no data');
+  t.equal(got[0], '', 'the FIFO call: no reply, the host keeps its preview');
+  t.same(got.slice(1), want, 'every other call as without it');
+  t.match(readFileSync(join(home, 'omni.log'), 'utf8'), /a FIFO, not a regular file/, 'the refusal is in the log');
 });

@@ -92,16 +92,14 @@ t.test('hot files rank edits above reads', async (t) => {
   t.same(hotFiles(store, '/p').map((f) => f.path), ['edited-twice', 'read-thrice']);
 });
 
-t.test('session end writes a summary row with the session\'s run totals quickly', async (t) => {
+t.test('session end writes a summary row with the session\'s run totals', async (t) => {
   const store = fresh(t);
   recordSessionStart(store, { sessionId: 'S', cwd: '/p', source: 'startup', now: 1000 });
   recordRun(store, { at: 2000, door: 'hook', family: 'git', sessionId: 'S', bytesIn: 1000, bytesOut: 100, applied: true });
   recordRun(store, { at: 3000, door: 'hook', family: 'git', sessionId: 'S', bytesIn: 500, bytesOut: 50, applied: false });
   recordRun(store, { at: 3000, door: 'hook', family: 'git', sessionId: 'other', bytesIn: 7, bytesOut: 1, applied: true });
-  const t0 = performance.now();
+  // How long it takes is bench/store.mjs's to say, not a pass/fail here.
   recordSessionEnd(store, { sessionId: 'S', reason: 'other', now: 5000 });
-  const ms = performance.now() - t0;
-  t.ok(ms < 50, `${ms.toFixed(2)} ms`);
   const row = lastSession(store)!;
   t.match(row, { session: 'S', cwd: '/p', source: 'startup', started: 1000, ended: 5000, reason: 'other', runs: 2, bytes_in: 1500, bytes_out: 600 });
 });
