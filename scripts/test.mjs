@@ -1,5 +1,6 @@
 // The one test command (README, .ci/run): typecheck, build the bundle the process-level
-// tests spawn, run every tap test, and end with a plain "N passed, N failed" line.
+// tests spawn, install the pinned host CLIs the real-host tests run (scripts/host-clis.mjs: once,
+// then a no-op), run every tap test, and end with a plain "N passed, N failed" line.
 import { spawn, spawnSync } from 'node:child_process';
 
 const step = (cmd, args) => {
@@ -11,6 +12,8 @@ const step = (cmd, args) => {
 };
 step('npx', ['tsc', '--noEmit', '-p', '.']);
 step('node', ['scripts/build.mjs']);
+// Before tap starts its parallel jobs, so no two test files wait on one install.
+step('node', ['scripts/host-clis.mjs']);
 
 const args = ['tap', ...process.argv.slice(2)];
 const child = spawn('npx', args, { stdio: ['ignore', 'pipe', 'inherit'] });
