@@ -1,5 +1,6 @@
 // The one test command (README, .ci/run): typecheck, build the bundle the process-level
-// tests spawn, run every tap test, and end with a plain "N passed, N failed" line. A run that
+// tests spawn, install the pinned host CLIs the real-host tests run (scripts/host-clis.mjs: once,
+// then a no-op), run every tap test, and end with a plain "N passed, N failed" line. A run that
 // wrote into the real home (~/.omni, or a host's settings file omni init edits) fails: every
 // test process has a home of its own (test/setup/isolate-home.mjs), and this checks that
 // nothing reached the real one anyway (a child spawned without HOME finds it through passwd).
@@ -40,6 +41,8 @@ const step = (cmd, args) => {
 };
 step('npx', ['tsc', '--noEmit', '-p', '.']);
 step('node', ['scripts/build.mjs']);
+// Before tap starts its parallel jobs, so no two test files wait on one install.
+step('node', ['scripts/host-clis.mjs']);
 
 const before = snapshot();
 const args = ['tap', ...process.argv.slice(2)];

@@ -22,7 +22,7 @@
  * Every handler fails open: an exception leaves Pi's result as it was (Pi itself also catches
  * a throwing handler, but would report it as an extension error).
  */
-import type { ExtensionAPI, ExtensionContext, ToolResultEvent } from '@mariozechner/pi-coding-agent';
+import type { ExtensionAPI, ExtensionContext, ToolResultEvent } from '../hosts/pi-api.js';
 import type { PipelineContext } from '../pipeline/types.js';
 import type { LazyStore } from './store-access.js';
 import type { Store } from '../store/open.js';

@@ -7,19 +7,14 @@
  * A failure (`isError: true`: non-zero exit, timeout, abort) is never touched, nor is any result
  * whose shape is not the one Pi's bash tool writes.
  */
-import type { ToolResultEvent } from '@mariozechner/pi-coding-agent';
+import type { ToolResultEvent, ToolResultEventResult } from './pi-api.js';
 import { isOmniOwnCommand } from './omni-command.js';
 import { passthroughRequested } from '../command/passthrough.js';
 
 // ---------------------------------------------------------------------------------------------
 // Pure helpers: what Pi handed over, and what goes back.
 
-/** Pi's `tool_result` patch (its `ToolResultEventResult`, not exported by the package). */
-export interface ToolResultEventResult {
-  content?: ToolResultEvent['content'];
-  details?: unknown;
-  isError?: boolean;
-}
+export type { ToolResultEventResult };
 
 /** What the bash tool writes when a command printed nothing (bash.js `formatOutput`). */
 export const PI_NO_OUTPUT = '(no output)';

@@ -2,15 +2,16 @@
  * `omni doctor` calls a host found only when its program is installed: a config folder proves
  * nothing (omni init itself creates ~/.pi/agent and ~/.cursor). A host wired without its program
  * is not `ok`. Run with the built bundle and a fake HOME; PATH has node and the system tools only,
- * except where a real pinned CLI (node_modules/.bin) is put on it to show the found case.
+ * except where a real pinned CLI (test/host-clis/node_modules/.bin) is put on it to show the found case.
  */
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { OMNI, ROOT } from '../helpers/omni.js';
+import { OMNI } from '../helpers/omni.js';
 import { needs } from '../helpers/needs.js';
+import { hostBin } from '../../scripts/host-clis.mjs';
 
 const BARE_PATH = `${dirname(process.execPath)}:/usr/bin:/bin`;
 
@@ -67,7 +68,7 @@ t.test('wired into Codex, Gemini and Pi without their CLIs: not found, not ok, s
 });
 
 t.test('a real CLI on PATH is found, with its version; the others are not', async (t) => {
-  const codex = join(ROOT, 'node_modules', '.bin', 'codex');
+  const codex = hostBin('codex');
   if (!needs(t, existsSync(codex), codex)) return;
   const home = homeWith('.gemini');
   const bin = join(home, 'bin');

@@ -1,6 +1,6 @@
 /**
  * `omni init --all` then `omni doctor` on a machine with the real Claude Code, Codex, Gemini and
- * Pi CLIs installed (the pinned devDependencies, on PATH): each host detected with its version,
+ * Pi CLIs installed (the pinned ones in test/host-clis/, on PATH): each host detected with its version,
  * wired, and shown with its tier; what is not done yet (Codex's trust step) is a failure with
  * its fix. Then `--uninstall` takes every entry out again.
  */
@@ -9,10 +9,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OMNI, ROOT } from '../helpers/omni.js';
+import { OMNI } from '../helpers/omni.js';
 import { needs } from '../helpers/needs.js';
+import { hostModules } from '../../scripts/host-clis.mjs';
 
-const BIN = join(ROOT, 'node_modules', '.bin');
+const BIN = join(hostModules(), '.bin');
 const hosts = ['claude', 'codex', 'gemini', 'pi'];
 const missing = hosts.filter((h) => !existsSync(join(BIN, h)));
 

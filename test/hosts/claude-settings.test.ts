@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hookCommand, installHooks, isOmniHandler, OMNI_HOOKS, omniHandlersIn, POST_TOOL_MATCHER, uninstallHooks, withOmniHooks, withoutOmniHooks } from '../../lib/hosts/claude-settings.js';
 import { needs } from '../helpers/needs.js';
+import { hostBin } from '../../scripts/host-clis.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = join(REPO, 'dist', 'omni.cjs');
@@ -183,7 +184,7 @@ t.test('`omni init --project` writes ./.claude/settings.json', async (t) => {
 t.test('`omni doctor` is green on a good install and red, with the reason, on a broken one', async (t) => {
   if (!needs(t, Boolean(built), 'needs dist/omni.cjs')) return;
   const home = tmp();
-  const env = { HOME: home, OMNI_HOME: join(home, '.omni'), OMNI_CLAUDE_BIN: join(REPO, 'node_modules', '.bin', 'claude') };
+  const env = { HOME: home, OMNI_HOME: join(home, '.omni'), OMNI_CLAUDE_BIN: hostBin('claude') };
   const none = omni(['doctor', '--json'], env, home);
   t.equal(none.status, 1, 'no hooks: red');
   t.match(JSON.parse(none.stdout).checks.find((c: { name: string }) => c.name === 'hooks-registered').detail, /omni init/);

@@ -28,12 +28,11 @@ import type { HookInput, JsonObject, PostShellInput, PreToolInput } from '../../
 import { REVEAL_DENIED } from '../../lib/doors/prehook-policy.js';
 import { CLAUDE_SAMPLES as SAMPLES } from '../helpers/samples.js';
 import { needs } from '../helpers/needs.js';
+import { hostBin } from '../../scripts/host-clis.mjs';
 
 const HERE = import.meta.dirname ?? '.';
 const FIX = join(HERE, '..', 'fixtures', 'hosts', 'codex');
 const GEMINI_FIX = join(HERE, '..', 'fixtures', 'hosts', 'gemini');
-
-const REPO = join(HERE, '..', '..');
 
 const fx = (name: string): JsonObject => JSON.parse(readFileSync(join(FIX, `${name}.json`), 'utf8'));
 const PAYLOADS = readdirSync(FIX).filter((n) => /^(Pre|Post|Session|Stop|User)[A-Za-z]*\..*json$|^(Stop|UserPromptSubmit)\.json$/.test(n));
@@ -409,9 +408,9 @@ t.test('status: wiring, trust and problems, on real files', async (t) => {
   t.ok((await codexInstaller.status({ cwd: proj, env, bin: '/elsewhere/omni.cjs', scope: 'user' })).problems.some((p) => /another omni/.test(p.what)));
 });
 
-const CODEX = join(REPO, 'node_modules', '.bin', 'codex');
 t.test('detect: the real pinned CLI and its version', async (t) => {
-  if (!needs(t, Boolean(existsSync(CODEX)), '@openai/codex is not installed')) return;
+  const CODEX = hostBin('codex');
+  if (!needs(t, Boolean(existsSync(CODEX)), `${CODEX} (node scripts/host-clis.mjs installs the pinned Codex)`)) return;
   const bin = CODEX;
   const d = codexInstaller.detect({ OMNI_CODEX_BIN: bin, PATH: process.env.PATH, HOME: work });
   t.equal(d.detected, true);

@@ -14,6 +14,7 @@ import { GEMINI_HOOKS, geminiInstaller } from '../../lib/hosts/gemini-install.js
 import type { JsonObject, PostShellInput } from '../../lib/hosts/adapter.js';
 import { CLAUDE_SAMPLES as SAMPLES } from '../helpers/samples.js';
 import { needs } from '../helpers/needs.js';
+import { hostBin } from '../../scripts/host-clis.mjs';
 
 const FIX = join(import.meta.dirname ?? '.', '..', 'fixtures', 'hosts', 'gemini');
 const fx = (name: string): JsonObject => JSON.parse(readFileSync(join(FIX, `${name}.json`), 'utf8'));
@@ -333,9 +334,9 @@ t.test('status: hooks disabled in settings, and an unreadable settings file', as
   t.throws(() => geminiInstaller.install({ ...opts, scope: 'project' }), /not valid JSON/, 'install refuses to overwrite a broken file');
 });
 
-const PINNED = join(import.meta.dirname ?? '.', '..', '..', 'node_modules', '.bin', 'gemini');
 t.test('detect and status with OMNI_GEMINI_BIN (the pinned CLI)', async (t) => {
-  if (!needs(t, Boolean(existsSync(PINNED)), 'no node_modules/.bin/gemini')) return;
+  const PINNED = hostBin('gemini');
+  if (!needs(t, Boolean(existsSync(PINNED)), `${PINNED} (node scripts/host-clis.mjs installs the pinned Gemini CLI)`)) return;
   const bin = PINNED;
   const x = tempProject();
   t.teardown(() => rmSync(x.dir, { recursive: true, force: true }));

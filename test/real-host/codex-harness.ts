@@ -13,14 +13,15 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eventKey, hooksPath, omniHooksWithKeys, trustHash, userConfigPath } from '../../lib/hosts/codex-install.js';
 import { readSettings } from '../../lib/hosts/hook-config.js';
+import { hostBin } from '../../scripts/host-clis.mjs';
 import { hostEnv, readOmniLog, runBounded } from './bounded-run.js';
 import { outputFor, startCodexStandin, type CodexRequest, type CodexStep } from './codex-standin.js';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** The pinned CLI (package.json: "@openai/codex": "0.171.0"); OMNI_TEST_CODEX overrides. */
+/** The pinned CLI (test/host-clis/package.json: "@openai/codex": "0.171.0"), installed on first use; OMNI_TEST_CODEX overrides. */
 export function codexBin(): string {
-  return process.env.OMNI_TEST_CODEX || join(REPO, 'node_modules', '.bin', 'codex');
+  return process.env.OMNI_TEST_CODEX || hostBin('codex');
 }
 
 export function omniBin(): string {

@@ -11,14 +11,15 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { hostBin } from '../../scripts/host-clis.mjs';
 import { hostEnv, readOmniLog, runBounded } from './bounded-run.js';
 import { functionResults, startGeminiStandin, type FunctionResult, type GeminiRequest, type GeminiStep } from './gemini-standin.js';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** The pinned CLI (package.json: "@google/gemini-cli": "0.61.0"); OMNI_TEST_GEMINI overrides. */
+/** The pinned CLI (test/host-clis/package.json: "@google/gemini-cli": "0.61.0"), installed on first use; OMNI_TEST_GEMINI overrides. */
 export function geminiBin(): string {
-  return process.env.OMNI_TEST_GEMINI || join(REPO, 'node_modules', '.bin', 'gemini');
+  return process.env.OMNI_TEST_GEMINI || hostBin('gemini');
 }
 
 export function omniBin(): string {

@@ -12,16 +12,18 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { hostModules } from '../../scripts/host-clis.mjs';
 import { hostEnv, runBounded } from './bounded-run.js';
 import { startStandin, toolResultFor, type RecordedRequest, type Step } from './standin.js';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** The pinned CLI (package.json: "@anthropic-ai/claude-code": "2.1.332"). */
+/** The pinned CLI (test/host-clis/package.json: "@anthropic-ai/claude-code": "2.1.332"), installed on first use; OMNI_TEST_CLAUDE overrides. */
 export function claudeBin(): string {
   if (process.env.OMNI_TEST_CLAUDE) return process.env.OMNI_TEST_CLAUDE;
-  const native = join(REPO, 'node_modules', '@anthropic-ai', `claude-code-${process.platform}-${process.arch}`, 'claude');
-  const linked = join(REPO, 'node_modules', '.bin', 'claude');
+  const modules = hostModules();
+  const native = join(modules, '@anthropic-ai', `claude-code-${process.platform}-${process.arch}`, 'claude');
+  const linked = join(modules, '.bin', 'claude');
   return existsSync(linked) ? linked : native;
 }
 

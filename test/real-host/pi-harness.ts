@@ -1,5 +1,5 @@
 /**
- * Runs the real Pi CLI (node_modules/.bin/pi, @mariozechner/pi-coding-agent) headless in print
+ * Runs the real Pi CLI (@mariozechner/pi-coding-agent, pinned in test/host-clis/) headless in print
  * mode against the loopback stand-in, in a temporary HOME (nothing of the user's ~/.pi is read
  * or written), with a clean environment and a hard timeout. Only the child this spawns is
  * ever killed.
@@ -7,13 +7,15 @@
 import { mkdirSync, mkdtempSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { hostModules } from '../../scripts/host-clis.mjs';
 import { runBounded } from './bounded-run.js';
 import { startPiStandin, type PiRequest, type PiStep } from './pi-standin.js';
 
 export const ROOT = resolve(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '../..');
 
+/** The pinned CLI's entry (test/host-clis/package.json: "@mariozechner/pi-coding-agent": "0.73.1"), installed on first use. */
 export function piBin(): string {
-  return join(ROOT, 'node_modules/@mariozechner/pi-coding-agent/dist/cli.js');
+  return join(hostModules(), '@mariozechner/pi-coding-agent/dist/cli.js');
 }
 
 export interface PiRun {

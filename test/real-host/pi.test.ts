@@ -75,7 +75,7 @@ const seedGoal = ({ proj, omniHome }: { proj: string; omniHome: string }) => {
 };
 
 t.test('the real Pi CLI with omni\'s extension', async (t) => {
-  if (!needs(t, Boolean(canRunPi()), `needs ${piBin()} (npm ci: @mariozechner/pi-coding-agent is a devDependency)`)) return;
+  if (!needs(t, Boolean(canRunPi()), `needs ${piBin()} (node scripts/host-clis.mjs installs the pinned Pi)`)) return;
   // The TypeScript entry by `-e`; the bundle the way a user installs it: an `extensions` entry
   // in ~/.pi/agent/settings.json, found by Pi's own discovery.
   // The TypeScript entry makes Pi compile omni's source tree at every start (22 s unloaded, past
