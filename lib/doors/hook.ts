@@ -229,26 +229,11 @@ async function postRead(host: HostAdapter, p: JsonObject, input: PostReadInput, 
   const cwd = input.cwd;
   const path = input.path;
   // Hot files for the session-start context.
-  const replyRead = host.replyRead;
   const after: AfterDistil | undefined = cwd ? (s, ev) => ev.fileRead(() => s, { cwd, path }) : undefined;
-  const log = (what: string) => logDiagnostic('hook', what, env);
-  const [{ distilText }, reread, store] = await Promise.all([import('./distil-text.js'), import('./reread.js'), callStore(env)]);
+  const [{ replyToRead }, store] = await Promise.all([import('./reread.js'), callStore(env)]);
   try {
-    const ctx = ctxFor(input, `Read ${path}`, 'Read', env);
-    // A file this reader already holds: answered from what it holds, when that is smaller.
-    const answered = await reread.answerReread(host, p, input, env, store, ctx, after, log);
-    if (answered && 'reply' in answered) return answered.reply;
-    // Sent whole: distilled without the ledger, so no line of it folds as already shown.
-    const distilEnv = answered ? { ...env, OMNI_LEDGER: '0' } : env;
-    return await distilText(ctx, input.content, distilEnv, store, after, log, (res) => {
-      let out = res.output;
-      if (out.endsWith('\n') && !input.content.endsWith('\n')) out = out.slice(0, -1);
-      const reply = res.changed ? replyRead(p, input, out) : '';
-      // A Read's content is what the host shows, and a reply is a head fold of it: every line
-      // the stage let through reached the model either way, and the reader holds the content
-      // read (the folded head it held already), whether the host applied the reply or not.
-      return { reply, applied: reply !== '', view: WHOLE, fileView: reread.rereadsOn(input, env) ? reread.viewOfRead(input) : undefined };
-    });
+    // A file this reader already holds is answered from what it holds, when that is smaller.
+    return (await replyToRead(host, p, input, env, store, ctxFor(input, `Read ${path}`, 'Read', env), after, (what) => logDiagnostic('hook', what, env))).reply;
   } finally {
     store.close();
   }

@@ -13,6 +13,7 @@ import type { PipelineContext } from '../pipeline/types.js';
 import type { HostAdapter, JsonObject, PostReadInput } from '../hosts/adapter.js';
 import type { LazyStore } from './store-access.js';
 import type { AfterDistil } from './distil-text.js';
+import { distilText } from './distil-text.js';
 import { planReread, renderReread, hostLines } from '../reread/plan.js';
 import { loadFileViews } from '../store/file-views.js';
 import { putBlob } from '../store/archive.js';
@@ -47,7 +48,7 @@ export async function answerReread(
   ctx: PipelineContext,
   after: AfterDistil | undefined,
   log: (what: string) => void,
-): Promise<{ reply: string } | { whole: true } | null> {
+): Promise<{ reply: string; content: string } | { whole: true } | null> {
   if (!host.replyReadAs || !rereadsOn(input, env)) return null;
   const s = store.get();
   if (!s) return null;
@@ -99,7 +100,7 @@ export async function answerReread(
       log(`session memory: ${(err as Error).message}`);
     }
   }
-  return { reply };
+  return { reply, content: r.content };
 }
 
 /** The ledger's hashes of lines shown (trimmed, blanks left out, each once). */
@@ -114,4 +115,40 @@ function hashesOf(lines: readonly string[]): Buffer {
     if (set.add(h[0], h[1])) pairs.push(h[0], h[1]);
   }
   return packHashes(Uint32Array.from(pairs), pairs.length / 2);
+}
+
+/**
+ * A host's Read, the whole way a door takes it: answered from what the reader was shown when it
+ * can be, else distilled (the read distiller keeps every line; the ledger may fold a head the
+ * reader was shown), the view it leaves recorded either way. Returns the reply ('' = none) and
+ * the content the model gets. The hook door and `omni discover` both come through here.
+ */
+export async function replyToRead(
+  host: HostAdapter,
+  p: JsonObject,
+  input: PostReadInput,
+  env: NodeJS.ProcessEnv,
+  store: LazyStore,
+  ctx: PipelineContext,
+  after: AfterDistil | undefined,
+  log: (what: string) => void,
+): Promise<{ reply: string; content: string }> {
+  const replyRead = host.replyRead;
+  if (!replyRead) return { reply: '', content: input.content };
+  const answered = await answerReread(host, p, input, env, store, ctx, after, log);
+  if (answered && 'reply' in answered) return answered;
+  let content = input.content;
+  // Sent whole after "unchanged": distilled without the ledger, so no line of it folds either.
+  const distilEnv = answered ? { ...env, OMNI_LEDGER: '0' } : env;
+  const reply = await distilText(ctx, input.content, distilEnv, store, after, log, (res) => {
+    let out = res.output;
+    if (out.endsWith('\n') && !input.content.endsWith('\n')) out = out.slice(0, -1);
+    const reply = res.changed ? replyRead(p, input, out) : '';
+    if (reply !== '') content = out;
+    // A Read's content is what the host shows, and a reply is a head fold of it: every line the
+    // stage let through reached the model either way, and the reader holds the content read (the
+    // folded head it held already), whether the host applied the reply or not.
+    return { reply, applied: reply !== '', view: WHOLE, fileView: rereadsOn(input, env) ? viewOfRead(input) : undefined };
+  });
+  return { reply, content };
 }

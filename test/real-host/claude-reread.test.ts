@@ -120,6 +120,7 @@ t.test('re-reads through the real Claude Code CLI', async (t) => {
       t.same(fromView.problems, [], 'the reply reads back');
       t.same([...numberedLines(APP_AFTER, 1)].filter(([n, l]) => fromView.lines.get(n) !== l).map(([n]) => n), [], 'what the model read before plus the reply is the new file, line for line');
       t.ok(bytes(got(3)) < bytes(base.results[3]!.text) * 0.3, `${bytes(base.results[3]!.text)} B -> ${bytes(got(3))} B`);
+      t.comment(`the model got, after the Edit:\n${got(3)}`);
 
       t.match(got(4), /^\s*59\t\[omni: lines 40-59: unchanged since you read them at [^\]]* — omni retrieve [0-9a-f]{16}\]$/, 'a part of the file read whole: one marker');
       t.equal(got(5), base.results[5]!.text, 'a first read of a part: the host\'s');
