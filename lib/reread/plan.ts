@@ -68,9 +68,9 @@ export type RereadPlan =
       /** Lines before the window, as the reader holds them (null: the window starts the read). */
       head: Span | null;
       /**
-   * The window: lines first..last now, replacing the view's wasFirst..wasLast (either may be
-   * empty; NaN where a part read's window has no line in common with the view at that end).
-   */
+       * The window: lines first..last now, replacing the view's wasFirst..wasLast (either may be
+       * empty; NaN where a part read's window has no line in common with the view at that end).
+       */
       window: Span;
       /** Lines after the window, as the reader holds them. */
       tail: Span | null;
@@ -114,6 +114,16 @@ function agrees(view: Lines, now: Lines): boolean {
  * other lines there (the file changed and changed back) makes an "unchanged" claim unsafe.
  */
 export function planReread(views: readonly FileView[], read: FileRead): RereadPlan {
+  const plan = planFrom(views, read);
+  const newest = views[0];
+  if (plan.kind === 'unchanged' && newest && newest.kind === 'marker' && newest.startLine === read.startLine && newest.content === read.content) {
+    // The reader asked again right after being told it holds these lines: it may have lost them.
+    return { kind: 'none', why: 'asked again after the unchanged marker', again: true };
+  }
+  return plan;
+}
+
+function planFrom(views: readonly FileView[], read: FileRead): RereadPlan {
   if (read.content.length > REREAD_MAX_BYTES) return { kind: 'none', why: 'too large to compare' };
   const now = linesOf(read);
   const s = now.start;
@@ -136,11 +146,6 @@ export function planReread(views: readonly FileView[], read: FileRead): RereadPl
   const samePlace = k.total === now.total && k.start <= s && e <= k.end && agrees(k, now);
   if (samePlace) {
     if (!partial.every((p) => agrees(p, now))) return { kind: 'none', why: 'a later view of a part saw other lines' };
-    const newest = views[0];
-    if (newest && newest.kind === 'marker' && newest.startLine === s && newest.content === read.content) {
-      // The reader asked again right after being told it holds these lines: it may have lost them.
-      return { kind: 'none', why: 'asked again after the unchanged marker', again: true };
-    }
     return { kind: 'unchanged', since, span: { first: s, last: e, wasFirst: s, wasLast: e } };
   }
 
