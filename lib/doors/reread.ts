@@ -52,7 +52,14 @@ export async function answerReread(
   if (!host.replyReadAs || !rereadsOn(input, env)) return null;
   const s = store.get();
   if (!s) return null;
-  const views = loadFileViews(s, { sessionId: input.sessionId!, agentId: input.agentId, path: input.path });
+  let views;
+  try {
+    views = loadFileViews(s, { sessionId: input.sessionId!, agentId: input.agentId, path: input.path });
+  } catch (err) {
+    // A locked or broken store costs the re-read answer, never the read.
+    log(`reread: the views could not be read (${(err as Error).message}); sent the ordinary way`);
+    return null;
+  }
   if (views.length === 0) return null;
   const read = { startLine: input.startLine, content: input.content, totalLines: input.totalLines };
   const plan = planReread(views, read);

@@ -161,6 +161,17 @@ t.test('asked again right after the marker, the reader gets the file', async (t)
   t.ok(await read(env, 's1', r), 'held again');
 });
 
+t.test('a store whose views cannot be read costs the re-read answer, never the read', async (t) => {
+  const env = home(t);
+  const r = fileRead(pyFile(80));
+  t.equal(await read(env, 's1', r), null);
+  const s = openStore({ home: env.OMNI_HOME! });
+  s.db.exec('DROP TABLE file_views');
+  s.close();
+  const again = await read(env, 's1', r);
+  t.ok(again === null || /^\[omni: lines 1-\d+: \d+ lines already shown — omni retrieve [0-9a-f]{16}\]$/.test(again.content), 'the ordinary way: the line ledger\'s head fold, or the read as it is');
+});
+
 t.test('a small file is sent as it is (a marker would not be smaller)', async (t) => {
   const env = home(t);
   const r = fileRead('a = 1\nb = 2\n');
