@@ -134,7 +134,8 @@ t.test('a Read that changes nothing, or is not text, gets no reply', async (t) =
 
 t.test('a Read whose head folds comes back in Read\'s shape with the remaining lines correctly numbered', async (t) => {
   // A file read once, then read again after its end changed: the unchanged head is what the
-  // model has seen, so it folds behind one marker, and the new end keeps its line numbers.
+  // model has seen, so it folds behind one marker (the header of the changed lines, which come
+  // with a line of context), and the new end keeps its line numbers.
   const fresh = { ...env, OMNI_HOME: mkdtempSync(join(tmpdir(), 'omni-hook-read-')) };
   const head = Array.from({ length: 300 }, (_, i) => `export const value${i} = compute(${i}, 'row ${i * 7}');`);
   const read = (tail: string[]) => {
@@ -154,8 +155,9 @@ t.test('a Read whose head folds comes back in Read\'s shape with the remaining l
   const f = reply?.hookSpecificOutput?.updatedToolOutput?.file ?? { content: '', startLine: 0 };
   t.ok(f.content.length < p.tool_response.file.content.length, 'the reply is smaller than the file');
   const got: string[] = f.content.split('\n');
-  t.match(got[0], /^\[omni: lines 1-\d+: .*— omni retrieve [0-9a-f]{16}\]$/, 'one marker stands where the head was');
-  t.notOk(got.some((l) => l.startsWith('export const value')), 'the head is folded');
+  t.match(got[0], /^\[omni: changed since you read it at [^\]]*: lines 1-299 as you read them, lines 300-305 below replace your lines 300-301; whole file — omni retrieve [0-9a-f]{16}\]$/, 'one marker stands where the head was');
+  t.equal(f.startLine, 299, 'at the number of the last line it vouches for');
+  t.equal(got.filter((l) => l.startsWith('export const value')).length, 1, 'the head is folded but for one line of context');
   for (let i = 0; i < 5; i++) {
     t.not(got.indexOf(tail[i]), -1, `"${tail[i]}" is in the reply`);
     t.equal(f.startLine + got.indexOf(tail[i]), head.length + i + 1, `"${tail[i]}" keeps its line number`);

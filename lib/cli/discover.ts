@@ -29,6 +29,7 @@ import { formatBytes, parseSince } from './stats.js';
 import { routeCommand } from '../distillers/registry.js';
 import { commandHead } from '../doors/run-record.js';
 import { distilText } from '../doors/distil-text.js';
+import { replyToRead } from '../doors/reread.js';
 import { LazyStore } from '../doors/store-access.js';
 import { LockBudget, openStore, type Store } from '../store/open.js';
 import { shellView } from '../doors/hook.js';
@@ -449,16 +450,9 @@ export async function replay(call: Call, store: LazyStore, env: NodeJS.ProcessEn
   if (input.tool === 'read') {
     const content = input.content;
     if (content === '' || !host.replyRead) return { failed: false, applied: false, bytesIn: 0, bytesDelivered: 0 };
-    const replyRead = host.replyRead;
-    let delivered = content;
-    const reply = await distilText(ctx, content, env, store, undefined, log, (res) => {
-      let out = res.output;
-      if (out.endsWith('\n') && !content.endsWith('\n')) out = out.slice(0, -1);
-      const reply = res.changed ? replyRead(call.payload, input, out) : '';
-      if (reply !== '') delivered = out;
-      return { reply, applied: reply !== '', view: WHOLE };
-    });
-    return { failed: false, applied: reply !== '', bytesIn: bytes(content), bytesDelivered: bytes(delivered) };
+    // As the hook door takes it: a re-read is answered from what the reader was shown.
+    const r = await replyToRead(host, call.payload, input, env, store, ctx, undefined, log);
+    return { failed: false, applied: r.reply !== '', bytesIn: bytes(content), bytesDelivered: bytes(r.content) };
   }
   let text = input.output;
   if (input.outputFile !== undefined) {

@@ -7,6 +7,7 @@ import type { PipelineContext } from '../pipeline/types.js';
 import type { Store } from '../store/open.js';
 import type { LazyStore } from './store-access.js';
 import type { ModelView } from './model-view.js';
+import type { FileViewRecord } from './run-record.js';
 
 export interface Distilled {
   output: string;
@@ -22,6 +23,8 @@ export interface Settled<R> {
   reply: R;
   applied: boolean;
   view: ModelView;
+  /** A file read: what the reader holds of the file after it (lib/store/file-views.ts). */
+  fileView?: FileViewRecord;
 }
 
 /** Session work to do on the store the distillation used (./session-events.ts). */
@@ -53,7 +56,7 @@ export async function distilText<R>(
   if (env.OMNI_HOOK_TRACE) log(`distil ${ctx.tool} ${res.rawBytes} B -> ${res.outBytes} B (${res.distiller}${res.verbatim ? `, verbatim: ${res.verbatim}` : ''}${book.ledgerAttached ? ', ledger' : ''})`);
   const distilled: Distilled = { output: res.output.toString('utf8'), changed: res.changed };
   const settled = settle(distilled);
-  book.record({ raw: input, delivered: res.output, bytesIn: res.rawBytes, bytesOut: res.outBytes, distiller: res.distiller, family: res.family, rawHandle: res.rawHandle, applied: settled.applied, view: settled.view });
+  book.record({ raw: input, delivered: res.output, bytesIn: res.rawBytes, bytesOut: res.outBytes, distiller: res.distiller, family: res.family, rawHandle: res.rawHandle, applied: settled.applied, view: settled.view, fileView: settled.fileView });
   if (after) {
     try {
       const s = store.get();

@@ -229,15 +229,14 @@ async function postRead(host: HostAdapter, p: JsonObject, input: PostReadInput, 
   const cwd = input.cwd;
   const path = input.path;
   // Hot files for the session-start context.
-  const replyRead = host.replyRead;
-  return distil(ctxFor(input, `Read ${path}`, 'Read', env), input.content, env, cwd ? (s, ev) => ev.fileRead(() => s, { cwd, path }) : undefined, (res) => {
-    let out = res.output;
-    if (out.endsWith('\n') && !input.content.endsWith('\n')) out = out.slice(0, -1);
-    const reply = res.changed ? replyRead(p, input, out) : '';
-    // A Read's content is what the host shows, and a reply is a head fold of it: every line
-    // the stage let through reached the model either way.
-    return { reply, applied: reply !== '', view: WHOLE };
-  });
+  const after: AfterDistil | undefined = cwd ? (s, ev) => ev.fileRead(() => s, { cwd, path }) : undefined;
+  const [{ replyToRead }, store] = await Promise.all([import('./reread.js'), callStore(env)]);
+  try {
+    // A file this reader already holds is answered from what it holds, when that is smaller.
+    return (await replyToRead(host, p, input, env, store, ctxFor(input, `Read ${path}`, 'Read', env), after, (what) => logDiagnostic('hook', what, env))).reply;
+  } finally {
+    store.close();
+  }
 }
 
 /**

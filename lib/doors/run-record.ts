@@ -6,6 +6,10 @@ import { loadShown } from '../store/ledger.js';
 import { filterPacked } from '../store/linehash.js';
 import { headView, NOTHING, type ModelView } from './model-view.js';
 import { recordDistillation } from '../store/record.js';
+import type { FileViewRow } from '../store/file-views.js';
+
+/** A file view as a door knows it: the reader scope comes from the run's context. */
+export type FileViewRecord = Omit<FileViewRow, 'handle' | 'at' | 'sessionId' | 'agentId'> & { content: Uint8Array };
 import { logDiagnostic } from '../store/diagnostics.js';
 import { analyzeCommand } from '../command/parse.js';
 
@@ -49,12 +53,19 @@ export class RunBook {
    * reached the model (lib/doors/model-view.ts); the ledger records only lines known to have
    * reached it, so an "already shown" fold is never a claim about lines the host cut away.
    */
-  record(r: { raw: Buffer | null; delivered: Buffer | null; bytesIn: number; bytesOut: number; distiller: string; family?: string; rawHandle?: string | null; applied: boolean; view: ModelView }): void {
+  record(r: {
+    raw: Buffer | null; delivered: Buffer | null; bytesIn: number; bytesOut: number; distiller: string; family?: string; rawHandle?: string | null; applied: boolean; view: ModelView;
+    /** A file read: what the reader now holds of the file (lib/store/file-views.ts). */
+    fileView?: FileViewRecord;
+    /** The lines new to the reader when no ledger stage ran (a re-read answered from its views). */
+    hashes?: Buffer;
+  }): void {
     const { ctx } = this;
     try {
       const s = this.store.get();
       if (!s) return;
       const stage = this.stage;
+      const reader = ctx.sessionId && ctx.cwd ? { sessionId: ctx.sessionId, agentId: ctx.agentId, cwd: ctx.cwd } : null;
       recordDistillation(s, {
         run: {
           door: ctx.door, host: ctx.host ?? null, family: r.family ?? r.distiller, command: commandHead(ctx.command),
@@ -63,9 +74,8 @@ export class RunBook {
         },
         raw: r.raw ?? undefined,
         delivered: r.delivered ?? undefined,
-        ledger: stage && ctx.sessionId && ctx.cwd
-          ? { sessionId: ctx.sessionId, agentId: ctx.agentId, cwd: ctx.cwd, ...shownOf(stage, r.view) }
-          : undefined,
+        ledger: reader && stage ? { ...reader, ...shownOf(stage, r.view) } : reader && r.hashes ? { ...reader, hashes: r.hashes } : undefined,
+        fileView: r.fileView && ctx.sessionId ? { ...r.fileView, sessionId: ctx.sessionId, agentId: ctx.agentId } : undefined,
       });
     } catch (err) {
       logDiagnostic('record', err);

@@ -59,7 +59,16 @@ export type HookInput =
       /** The exit code, when the host says it (a failure is remembered with it). */
       exitCode?: number;
     })
-  | (Common & { kind: 'post-tool'; tool: 'read'; path: string; content: string; startLine: number })
+  | (Common & {
+      kind: 'post-tool';
+      tool: 'read';
+      path: string;
+      /** The lines read, as the host numbers them from `startLine`. */
+      content: string;
+      startLine: number;
+      /** The file's line count as the host counts it (its `totalLines`). */
+      totalLines: number;
+    })
   | (Common & {
       kind: 'post-tool';
       tool: 'mcp';
@@ -107,6 +116,11 @@ export interface HostAdapter {
   replacesAsError?: boolean;
   /** Read results (Claude Code only); absent = never rewritten. */
   replyRead?(payload: JsonObject, input: PostReadInput, content: string): string;
+  /**
+   * A Read answered from what the reader already holds (lib/reread/plan.ts): `content` as the
+   * host numbers it from `startLine`, sent as it is. Absent = re-reads are never answered so.
+   */
+  replyReadAs?(payload: JsonObject, input: PostReadInput, content: string, startLine: number): string;
   /**
    * MCP tool results (Claude Code only): `texts` replaces the result's text parts one for one;
    * every other part goes back as the host sent it. Absent = never rewritten.

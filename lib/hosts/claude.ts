@@ -399,7 +399,7 @@ function readClaude(p: JsonObject): HookInput | null {
       const r = p.tool_response;
       // image, pdf, notebook, parts, file_unchanged: left alone.
       if (!isReadInput(p.tool_input) || !isReadTextResponse(r)) return null;
-      return { ...common, kind: 'post-tool', tool: 'read', path: r.file.filePath, content: r.file.content, startLine: r.file.startLine };
+      return { ...common, kind: 'post-tool', tool: 'read', path: r.file.filePath, content: r.file.content, startLine: r.file.startLine, totalLines: r.file.totalLines };
     }
     if (p.tool_name.startsWith('mcp__')) {
       const r = p.tool_response;
@@ -452,6 +452,9 @@ export const claude: HostAdapter = {
     const fold = headFold(input.content, content, input.startLine) ?? inPlace(input.content, content, input.startLine);
     if (!fold) return '';
     return readReply((p as PostToolUsePayload).tool_response as ReadTextResponse, fold.content, fold.startLine);
+  },
+  replyReadAs(p, _input, content, startLine) {
+    return readReply((p as PostToolUsePayload).tool_response as ReadTextResponse, content, startLine);
   },
   replyMcp(p, input, texts) {
     if (texts.length !== input.texts.length || texts.every((x, i) => x === input.texts[i])) return '';

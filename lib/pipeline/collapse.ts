@@ -13,7 +13,8 @@ export const COLLAPSE_TRIGGER_RATIO = 0.3;
  */
 export function collapse(run: RunState) {
   return batchStage(run, (batch, push) => {
-    if (run.passthrough) return push(batch);
+    // A read (cat, head, a host's Read) is delivered as it is: its lines are the answer.
+    if (run.passthrough || run.distiller === 'read') return push(batch);
     let rawLen = 0;
     let outLen = 0;
     for (const it of batch.items) {

@@ -9,6 +9,14 @@ import type { RuleSet } from '../rules/load.js';
  * `omni pipe`) the first batch is sniffed for a tool's own lines.
  */
 export function distill(ctx: PipelineContext, run: RunState): Transform {
+  if (ctx.tool === 'Read') {
+    // A host's file read is a file's text, every line of it the answer: the read distiller keeps
+    // it as it is (the ledger may still fold a head the reader was shown).
+    const spec = specByName('read');
+    run.distiller = spec.name;
+    run.family = spec.family;
+    return spec.create(ctx, run, { argv: [] });
+  }
   if (ctx.command) {
     // Rules of one's own belong to a place: a door names its cwd (or a set is given). A bare
     // library call with neither stays a pure function of its input.

@@ -3,12 +3,24 @@ import { BATCH_QUEUE } from '../kit/stage.js';
  * The ledger stage: output this reader was already shown comes back as one marker.
  *
  * Input and output chunks are `Batch`es (`{ items, end }`). A run of consecutive `Line`s (never a
- * `failure` or `signal` line: a repeated TypeError or a re-run's verdict is the news) whose trimmed text this reader was delivered before becomes
+ * `failure` or `signal` line: a repeated TypeError or a re-run's verdict is the news; never a
+ * line of a patch, see below) whose trimmed text this reader was delivered before becomes
  * `Marker { note: 'N lines already shown', hidden }`; render archives the hidden bytes and
  * appends `— omni retrieve <handle>`. Lines only another session of the same project was
  * shown fold under a higher bar with the note `N lines not shown here (seen in another
  * session)`. Lines compare by their trimmed visible text (`plain ?? text`, so colour codes
  * do not matter). Blank lines are neutral: they join an open run but never count toward its length.
+ *
+ * A fold never changes what the output means, so the ledger folds only lines that stand alone:
+ * a run is never made of, nor carried across, the lines that give an output its structure. In a
+ * patch (`git diff`, `git show`, `git log -p`) that is every file header, hunk header and hunk
+ * line (./patch-lines.ts): the same `+` line in the working tree's diff and in a commit's patch
+ * says two different things, and a header folded into its neighbours would put one file's hunk
+ * under another's name.
+ *
+ * A host's Read (`ctx.tool === 'Read'`) is a file's text: only its head may fold (a fold
+ * elsewhere would shift the host's line numbers), and its lines fold whatever classify made of
+ * them: a source line `raise ValueError(…)` states no failure of anything, it is the file.
  *
  * The stage holds items only while it cannot decide yet: until `LEDGER_MIN_OUTPUT_BYTES` of
  * input arrived (tiny outputs are never folded) and while a candidate run is open.
@@ -23,6 +35,7 @@ import type { Batch, Item, Line, Marker, PipelineContext } from '../kit/types.js
 import { lineHash, packHashes, ShownSet, SHOWN_SET_CAP, type HashLookup } from '../store/linehash.js';
 import { handleOf } from '../store/archive.js';
 import { lineByteLength, markerBytes, runBytes } from '../kit/marker.js';
+import { PatchLines } from './patch-lines.js';
 
 /** Outputs smaller than this are never folded: the marker is not worth the reader's doubt. */
 export const LEDGER_MIN_OUTPUT_BYTES = 512;
@@ -119,6 +132,9 @@ export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | nul
   const session = shown?.session;
   const retrieved = shown?.retrieved;
   const headOnly = ctx.tool === 'Read';
+  // A file's text is not a tool's verdict: a Read's failure- or signal-looking lines fold too.
+  const tiersCount = !headOnly;
+  const patch = headOnly ? null : new PatchLines();
   const project = headOnly && LEDGER_PROJECT_FOLD_SKIPS_READ ? undefined : shown?.project;
   const h = new Uint32Array(2);
   const seen = new ShownSet(LEDGER_DELIVERED_CAP);
@@ -139,7 +155,9 @@ export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | nul
     emittedAny = true;
     // A line shown in another form (condensed, renumbered, masked) was not shown as it is:
     // recording its raw text would let a later run fold it as "already shown".
-    if (!shown || line.tier === 'failure' || line.tier === 'signal' || line.out !== undefined) return;
+    // Failure and signal lines are recorded too: they reached the reader, and a Read of the
+    // file they came from (a `cat` first, the Read after) may fold them.
+    if (!shown || line.out !== undefined) return;
     const t = (line.plain ?? line.text).trim();
     if (t.length === 0) return;
     lineHash(t, h);
@@ -181,9 +199,10 @@ export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | nul
     // Failure lines are never folded (the same TypeError on a re-run is the signal); nor are
     // signal lines (verdicts, summaries): on the corpus replay, folding them hid re-runs'
     // "Tests 500 passed" lines. Both end a run.
-    if (line.tier === 'failure' || line.tier === 'signal') return null;
+    if (tiersCount && (line.tier === 'failure' || line.tier === 'signal')) return null;
     // Nor is a line this run shows in another form: the reader gets that form, not a fold.
     if (line.out !== undefined) return null;
+    // Nor a patch's headers and hunk lines (they were placed before this, in `step`).
     const t = (line.plain ?? line.text).trim();
     if (t.length === 0) return 'blank';
     lineHash(t, h);
@@ -197,6 +216,11 @@ export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | nul
       closeRun(false);
       out.push(it);
       emittedAny = true;
+      return;
+    }
+    if (patch && patch.see(it.plain ?? it.text) !== null) {
+      closeRun(false);
+      deliver(it);
       return;
     }
     const st = stateOf(it);

@@ -528,6 +528,9 @@ function footer(tally: { colourLines: number; condensedLines: number }, run: Run
 /** Pure: why the distilled form must not go out, or null when it may. */
 export function gate(ctx: PipelineContext, run: RunState, items: Item[], rawBytes: number, failed: boolean): string | null {
   if (failed) return `exit ${ctx.exitCode}`;
+  // A host's Read is a file's text, not a tool's report: a source line that looks like a
+  // failure (`raise ValueError(…)`) states none, and the ledger may fold a head the reader holds.
+  const fileText = ctx.tool === 'Read';
   let failures = 0;
   let est = 0;
   for (const it of items) {
@@ -535,12 +538,12 @@ export function gate(ctx: PipelineContext, run: RunState, items: Item[], rawByte
       if (it.tier === 'failure') failures++;
       est += (it.out ?? it.plain ?? it.text).length + it.eol.length;
     } else {
-      for (const h of (it as Marker).hidden) if (h.tier === 'failure') return 'a failure line was hidden';
+      if (!fileText) for (const h of (it as Marker).hidden) if (h.tier === 'failure') return 'a failure line was hidden';
       est += formatMarker(it.note, HANDLE_PLACEHOLDER).length + 1;
     }
   }
   // Stages may raise a line to `failure` (a failure block's context), never lower one.
-  if (failures < run.failureLines) return 'a failure line was lost';
+  if (!fileText && failures < run.failureLines) return 'a failure line was lost';
   const saved = rawBytes - est;
   if (saved < GATE_MIN_SAVED_BYTES || saved < rawBytes * GATE_MIN_SAVED_RATIO) return 'too-little-saved';
   return null;

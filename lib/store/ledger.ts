@@ -105,12 +105,16 @@ export function loadShown(store: Store, scope: ReaderScope & { now?: number }): 
 
 /**
  * Forgets what every agent of `sessionId` was shown (PreCompact, SessionStart compact or
- * clear: the agent no longer holds those bytes). O(1): records a reset point; the rows stay
- * for the project scope of other sessions and are pruned by age.
+ * clear: the agent no longer holds those bytes). For lines, O(1): records a reset point; the
+ * rows stay for the project scope of other sessions and are pruned by age. The session's file
+ * views (lib/store/file-views.ts) serve no other session: they go.
  */
 export function forgetSession(store: Store, sessionId: string, now: number = Date.now()): void {
   const max = store.stmt('SELECT max(id) AS m FROM deliveries').get() as { m: number | null };
-  store
-    .stmt('INSERT INTO resets(session, upto, at) VALUES (?, ?, ?) ON CONFLICT(session) DO UPDATE SET upto = excluded.upto, at = excluded.at')
-    .run(sessionId, max.m ?? 0, now);
+  store.db.transaction(() => {
+    store
+      .stmt('INSERT INTO resets(session, upto, at) VALUES (?, ?, ?) ON CONFLICT(session) DO UPDATE SET upto = excluded.upto, at = excluded.at')
+      .run(sessionId, max.m ?? 0, now);
+    store.stmt('DELETE FROM file_views WHERE session = ?').run(sessionId);
+  })();
 }

@@ -1,5 +1,5 @@
 /**
- * Retention: 30 days for working data (deliveries, runs, costs, retrievals, resets, hot files,
+ * Retention: 30 days for working data (deliveries, file views, runs, costs, retrievals, resets, hot files,
  * errors, sessions, 'fold' blobs), 7 days for raw traces ('raw' blobs: whole-run copies).
  * Facts and the pinned goal are kept until the user forgets them.
  *
@@ -37,6 +37,7 @@ export function prune(store: Store, a: { now?: number; budgetMs?: number; clock?
     ['DELETE FROM blobs WHERE rowid IN (SELECT rowid FROM blobs WHERE used < ? AND kind = \'raw\' LIMIT ' + PRUNE_BATCH + ')', raw],
     ['DELETE FROM blobs WHERE rowid IN (SELECT rowid FROM blobs WHERE used < ? LIMIT ' + PRUNE_BATCH + ')', work],
     ['DELETE FROM deliveries WHERE id IN (SELECT id FROM deliveries WHERE at < ? LIMIT ' + PRUNE_BATCH + ')', work],
+    ['DELETE FROM file_views WHERE id IN (SELECT id FROM file_views WHERE at < ? LIMIT ' + PRUNE_BATCH + ')', work],
     ['DELETE FROM runs WHERE id IN (SELECT id FROM runs WHERE at < ? LIMIT ' + PRUNE_BATCH + ')', work],
     ['DELETE FROM costs WHERE id IN (SELECT id FROM costs WHERE at < ? LIMIT ' + PRUNE_BATCH + ')', work],
     ['DELETE FROM retrievals WHERE id IN (SELECT id FROM retrievals WHERE at < ? LIMIT ' + PRUNE_BATCH + ')', work],

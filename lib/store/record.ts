@@ -1,6 +1,7 @@
 /**
  * The end of one distillation, written in ONE transaction: the raw and delivered traces
- * (for `omni diff`), the run row (for `omni stats`), and the ledger's delivery row.
+ * (for `omni diff`), the run row (for `omni stats`), the ledger's delivery row, and for a file
+ * read, the view of it the reader now holds.
  * One commit means one write-lock acquisition per hook instead of three, which is what
  * matters when the host runs hooks for parallel tool calls at once.
  */
@@ -8,6 +9,7 @@ import type { Store } from './open.js';
 import { putBlob, ARCHIVE_BLOB_CAP } from './archive.js';
 import { recordRun, type RunRow } from './stats.js';
 import { recordDelivered, type ReaderScope } from './ledger.js';
+import { recordFileView, type FileViewRow } from './file-views.js';
 
 export interface Distillation {
   run: Omit<RunRow, 'rawHandle' | 'deliveredHandle'> & { rawHandle?: string | null };
@@ -17,6 +19,8 @@ export interface Distillation {
   delivered?: Uint8Array;
   /** The ledger stage's `delivered()` / `consumed()`, when the ledger ran. */
   ledger?: ReaderScope & { hashes: Uint8Array; consumed?: Iterable<string> };
+  /** What the reader now holds of a file it read: its content is archived and the view recorded. */
+  fileView?: Omit<FileViewRow, 'handle' | 'at'> & { content: Uint8Array };
   now?: number;
 }
 
@@ -29,6 +33,10 @@ export function recordDistillation(store: Store, d: Distillation): { rawHandle: 
     const deliveredHandle = trace(d.delivered);
     recordRun(store, { ...d.run, at: d.run.at ?? now, rawHandle, deliveredHandle });
     if (d.ledger) recordDelivered(store, { ...d.ledger, now });
+    if (d.fileView && d.fileView.content.byteLength <= ARCHIVE_BLOB_CAP) {
+      const { content, ...view } = d.fileView;
+      recordFileView(store, { ...view, at: now, handle: putBlob(store, content, { kind: 'fold', now }) });
+    }
     return { rawHandle, deliveredHandle };
   })();
 }

@@ -121,4 +121,21 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX costs_at ON costs(at);
   `,
+  // 3: what each reader was shown of each file, for re-reads (lib/store/file-views.ts).
+  `
+  CREATE TABLE file_views (
+    id      INTEGER PRIMARY KEY,
+    session TEXT NOT NULL,
+    agent   TEXT NOT NULL,
+    path    TEXT NOT NULL,
+    at      INTEGER NOT NULL,
+    start   INTEGER NOT NULL,          -- the first line number the host showed (its startLine)
+    lines   INTEGER NOT NULL,          -- lines shown
+    total   INTEGER NOT NULL,          -- the file's lines then (the host's totalLines)
+    handle  TEXT NOT NULL,             -- the content shown, archived (blobs.handle)
+    kind    TEXT NOT NULL              -- 'shown', or 'marker': a re-read answered "unchanged"
+  );
+  CREATE INDEX file_views_reader ON file_views(session, agent, path, id);
+  CREATE INDEX file_views_at ON file_views(at);
+  `,
 ];

@@ -92,7 +92,7 @@ t.test('hook: Claude Code PostToolUse Read, read twice by the same reader', asyn
     const path = `${reader.cwd}/${c.name}.txt`;
     for (const pass of [1, 2]) {
       const d = await hookRead(content, { path, home, reader });
-      runs.push({ c: { ...c, name: `${c.name} (read ${pass})` }, input: d.input, output: d.output, retrieve });
+      runs.push({ c: { ...c, name: `${c.name} (read ${pass})` }, input: d.input, output: d.output, retrieve, held: pass === 2 });
       if (d.replied) {
         replied++;
         const why = checkReadNumbering(content, 1, d.output.toString('utf8'), d.startLine!);

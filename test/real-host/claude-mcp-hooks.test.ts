@@ -108,7 +108,7 @@ t.test('the real CLI with omni wired through mcp_tool handlers by `omni init --r
     const b = seen(base, 3)!;
     const o = seen(omni, 3)!;
     t.ok(o.text.length < b.text.length, `${b.text.length} B -> ${o.text.length} B`);
-    t.match(o.text, /^\s*\d+\t\[omni: lines 1-\d+: \d+ lines already shown — omni retrieve [0-9a-f]{16}\]/m, 'one numbered marker naming its handle');
+    t.match(o.text, /^\s*\d+\t\[omni: lines 1-\d+: unchanged since you read them at \d\d:\d\d:\d\d — omni retrieve [0-9a-f]{16}\]$/, 'one numbered marker naming when it was read and its handle');
   });
 
   t.test('the model is never offered the internal tool, nor (default install) omni\'s own tools', async (t) => {

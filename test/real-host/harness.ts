@@ -66,6 +66,10 @@ export interface RunOptions {
   after?: RunResult;
   /** Keep the run directory (for debugging). */
   keep?: boolean;
+  /** The prompt `-p` is given (default: the scripted steps'); e.g. `/compact`. */
+  prompt?: string;
+  /** More CLI arguments, e.g. `['--continue']` to go on with the last session of an `after` run. */
+  args?: string[];
 }
 
 export interface ToolResult {
@@ -158,7 +162,7 @@ export async function runClaude(opts: RunOptions): Promise<RunResult> {
     ...(process.getuid?.() === 0 && mode === 'bypassPermissions' ? { IS_SANDBOX: '1' } : {}),
     ...(opts.env ?? {}),
   };
-  const args = ['-p', 'Run the scripted steps.', '--output-format', 'stream-json', '--verbose', '--permission-mode', mode, '--debug-file', join(dir, 'debug.log')];
+  const args = ['-p', opts.prompt ?? 'Run the scripted steps.', ...(opts.args ?? []), '--output-format', 'stream-json', '--verbose', '--permission-mode', mode, '--debug-file', join(dir, 'debug.log')];
 
   if (opts.cliSettings) {
     writeFileSync(join(dir, 'settings.json'), JSON.stringify(opts.cliSettings));

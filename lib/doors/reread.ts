@@ -1,0 +1,161 @@
+/**
+ * A Read of a file the reader already holds, answered from what it holds (lib/reread/plan.ts):
+ * one marker when the lines are unchanged, one numbered window of the change when they are not.
+ * Returns the host's reply; `whole` when the read must reach the reader as it is (it asked again
+ * right after being told it holds the lines); or null when the read should go the ordinary way
+ * (no view covers it, the answer would not be smaller, the store is not there). The caller then
+ * distils it and records the view the reader gets.
+ *
+ * The read's content is archived before any marker names it (rule 5), and the run, the ledger
+ * lines and the view are recorded like any other delivery.
+ */
+import type { PipelineContext } from '../pipeline/types.js';
+import type { HostAdapter, JsonObject, PostReadInput } from '../hosts/adapter.js';
+import type { LazyStore } from './store-access.js';
+import type { AfterDistil } from './distil-text.js';
+import { distilText } from './distil-text.js';
+import { planReread, renderReread, hostLines } from '../reread/plan.js';
+import { loadFileViews } from '../store/file-views.js';
+import { putBlob } from '../store/archive.js';
+import { lineHash, packHashes, ShownSet } from '../store/linehash.js';
+import { RunBook, type FileViewRecord } from './run-record.js';
+import { WHOLE } from './model-view.js';
+import { maskAllRequested } from '../command/passthrough.js';
+
+/** The view a reader holds after it got `input`'s content (whatever omni replied). */
+export function viewOfRead(input: PostReadInput, kind: 'shown' | 'marker' = 'shown'): FileViewRecord {
+  return {
+    path: input.path,
+    startLine: input.startLine,
+    lines: hostLines(input.content).length,
+    totalLines: input.totalLines,
+    kind,
+    content: Buffer.from(input.content, 'utf8'),
+  };
+}
+
+/** Whether re-reads are answered from views at all: the ledger's switch, and a reader to key them by. */
+export function rereadsOn(input: PostReadInput, env: NodeJS.ProcessEnv): boolean {
+  return env.OMNI_LEDGER !== '0' && !!input.sessionId;
+}
+
+export async function answerReread(
+  host: HostAdapter,
+  p: JsonObject,
+  input: PostReadInput,
+  env: NodeJS.ProcessEnv,
+  store: LazyStore,
+  ctx: PipelineContext,
+  after: AfterDistil | undefined,
+  log: (what: string) => void,
+): Promise<{ reply: string; content: string } | { whole: true } | null> {
+  if (!host.replyReadAs || !rereadsOn(input, env)) return null;
+  const s = store.get();
+  if (!s) return null;
+  let views;
+  try {
+    views = loadFileViews(s, { sessionId: input.sessionId!, agentId: input.agentId, path: input.path });
+  } catch (err) {
+    // A locked or broken store costs the re-read answer, never the read.
+    log(`reread: the views could not be read (${(err as Error).message}); sent the ordinary way`);
+    return null;
+  }
+  if (views.length === 0) return null;
+  const read = { startLine: input.startLine, content: input.content, totalLines: input.totalLines };
+  const plan = planReread(views, read);
+  if (plan.kind === 'none') {
+    if (env.OMNI_HOOK_TRACE) log(`reread ${input.path}: ${plan.why}`);
+    // Asked again right after "unchanged": the read goes whole, no line of it folded either.
+    return plan.again ? { whole: true } : null;
+  }
+  // With every secret masked in what the model is shown, a window of the file's lines would
+  // have to be masked too: send the read the ordinary way instead.
+  if (plan.kind === 'changed' && maskAllRequested(env)) return null;
+  const raw = Buffer.from(input.content, 'utf8');
+  let handle: string;
+  try {
+    handle = putBlob(s, raw, { kind: 'fold' });
+  } catch (err) {
+    log(`reread: the archive refused the read (${(err as Error).message}); sent as it is`);
+    return null;
+  }
+  const r = renderReread(plan, read, handle);
+  if (Buffer.byteLength(r.content) >= raw.byteLength) return null;
+  const reply = host.replyReadAs(p, input, r.content, r.startLine);
+  if (!reply) return null;
+  if (env.OMNI_HOOK_TRACE) log(`reread ${input.path}: ${plan.kind}, ${raw.byteLength} B -> ${Buffer.byteLength(r.content)} B`);
+
+  const book = new RunBook(ctx, store);
+  book.record({
+    raw,
+    delivered: Buffer.from(r.content, 'utf8'),
+    bytesIn: raw.byteLength,
+    bytesOut: Buffer.byteLength(r.content),
+    distiller: 'reread',
+    family: 'read',
+    applied: true,
+    view: WHOLE,
+    // Told "unchanged", the reader holds the view it was answered from; shown a window, it holds
+    // the lines read now.
+    fileView: viewOfRead(input, plan.kind === 'unchanged' ? 'marker' : 'shown'),
+    hashes: plan.kind === 'changed' ? hashesOf(hostLines(input.content).slice(plan.window.first - input.startLine, plan.window.last - input.startLine + 1)) : undefined,
+  });
+  if (after) {
+    try {
+      after(s, await import('./session-events.js'));
+    } catch (err) {
+      log(`session memory: ${(err as Error).message}`);
+    }
+  }
+  return { reply, content: r.content };
+}
+
+/** The ledger's hashes of lines shown (trimmed, blanks left out, each once). */
+function hashesOf(lines: readonly string[]): Buffer {
+  const set = new ShownSet(Math.max(1, lines.length));
+  const h = new Uint32Array(2);
+  const pairs: number[] = [];
+  for (const l of lines) {
+    const t = l.trim();
+    if (t.length === 0) continue;
+    lineHash(t, h);
+    if (set.add(h[0], h[1])) pairs.push(h[0], h[1]);
+  }
+  return packHashes(Uint32Array.from(pairs), pairs.length / 2);
+}
+
+/**
+ * A host's Read, the whole way a door takes it: answered from what the reader was shown when it
+ * can be, else distilled (the read distiller keeps every line; the ledger may fold a head the
+ * reader was shown), the view it leaves recorded either way. Returns the reply ('' = none) and
+ * the content the model gets. The hook door and `omni discover` both come through here.
+ */
+export async function replyToRead(
+  host: HostAdapter,
+  p: JsonObject,
+  input: PostReadInput,
+  env: NodeJS.ProcessEnv,
+  store: LazyStore,
+  ctx: PipelineContext,
+  after: AfterDistil | undefined,
+  log: (what: string) => void,
+): Promise<{ reply: string; content: string }> {
+  const replyRead = host.replyRead;
+  if (!replyRead) return { reply: '', content: input.content };
+  const answered = await answerReread(host, p, input, env, store, ctx, after, log);
+  if (answered && 'reply' in answered) return answered;
+  let content = input.content;
+  // Sent whole after "unchanged": distilled without the ledger, so no line of it folds either.
+  const distilEnv = answered ? { ...env, OMNI_LEDGER: '0' } : env;
+  const reply = await distilText(ctx, input.content, distilEnv, store, after, log, (res) => {
+    let out = res.output;
+    if (out.endsWith('\n') && !input.content.endsWith('\n')) out = out.slice(0, -1);
+    const reply = res.changed ? replyRead(p, input, out) : '';
+    if (reply !== '') content = out;
+    // A Read's content is what the host shows, and a reply is a head fold of it: every line the
+    // stage let through reached the model either way, and the reader holds the content read (the
+    // folded head it held already), whether the host applied the reply or not.
+    return { reply, applied: reply !== '', view: WHOLE, fileView: rereadsOn(input, env) ? viewOfRead(input) : undefined };
+  });
+  return { reply, content };
+}

@@ -1,0 +1,65 @@
+/**
+ * What each reader was shown of each file: one row per Read the model got (its range, the
+ * file's line count then, the content archived under a handle), so a re-read can be answered
+ * from it. Reader scope as the ledger's (session, agent): a subagent is never told that its
+ * parent saw a file. Forgotten with the ledger when the session's context is reset
+ * (`forgetSession`), pruned by age with the working data.
+ */
+import type { Store } from './open.js';
+import { getBlob } from './archive.js';
+import { MAIN_AGENT } from './ledger.js';
+
+export interface FileViewRow {
+  sessionId: string;
+  agentId?: string;
+  path: string;
+  at: number;
+  startLine: number;
+  lines: number;
+  totalLines: number;
+  handle: string;
+  kind: 'shown' | 'marker';
+}
+
+/** Newest views of one file read, at most this many (the newest that covers a read is among them). */
+export const FILE_VIEWS_CAP = 8;
+
+const agentOf = (a?: string) => (a && a.length > 0 ? a : MAIN_AGENT);
+
+export function recordFileView(store: Store, v: FileViewRow): void {
+  store
+    .stmt('INSERT INTO file_views(session, agent, path, at, start, lines, total, handle, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+    .run(v.sessionId, agentOf(v.agentId), v.path, v.at, v.startLine, v.lines, v.totalLines, v.handle, v.kind);
+}
+
+/** A view with its content, as the archive holds it; a view whose content is gone ends the list. */
+export interface LoadedView {
+  at: number;
+  startLine: number;
+  totalLines: number;
+  content: string;
+  kind: 'shown' | 'marker';
+}
+
+/**
+ * This reader's views of `path`, newest first, with their content read from the archive. A view
+ * whose blob was pruned cannot be compared with, and nothing older than it is trusted either.
+ */
+export function loadFileViews(store: Store, scope: { sessionId: string; agentId?: string; path: string }): LoadedView[] {
+  const rows = store
+    .stmt('SELECT at, start, total, handle, kind FROM file_views WHERE session = ? AND agent = ? AND path = ? ORDER BY id DESC LIMIT ?')
+    .all(scope.sessionId, agentOf(scope.agentId), scope.path, FILE_VIEWS_CAP) as { at: number; start: number; total: number; handle: string; kind: string }[];
+  const out: LoadedView[] = [];
+  const cache = new Map<string, string | null>();
+  for (const r of rows) {
+    let content = cache.get(r.handle);
+    if (content === undefined) {
+      const b = getBlob(store, r.handle);
+      content = b ? b.toString('utf8') : null;
+      cache.set(r.handle, content);
+    }
+    if (content === null) break;
+    out.push({ at: r.at, startLine: r.start, totalLines: r.total, content, kind: r.kind === 'marker' ? 'marker' : 'shown' });
+  }
+  return out;
+}
