@@ -21,6 +21,31 @@ import { lineHash, packHashes, ShownSet } from '../store/linehash.js';
 import { RunBook, type FileViewRecord } from './run-record.js';
 import { WHOLE } from './model-view.js';
 import { maskAllRequested } from '../command/passthrough.js';
+import { detectStructured } from '../pipeline/guard.js';
+import type { Line } from '../pipeline/types.js';
+
+/** Data files by name: whatever their first lines look like. */
+const DATA_FILE = /\.(json|jsonl|ndjson|geojson|ya?ml|csv|tsv|toml|xml|lock)$/i;
+
+/**
+ * Is this read data (a data file by its name, or JSON, NDJSON, YAML, CSV, TSV as the guard reads
+ * its first lines) or does it carry a NUL? Then it goes the ordinary way, byte for byte: data is
+ * never answered by a marker or a window, even when the reader holds it already. (The guard's
+ * looser reading is not used here: it takes source code whose lines each hold one comma for CSV.)
+ */
+function structuredRead(path: string, content: string): boolean {
+  if (DATA_FILE.test(path) || content.indexOf('\0') >= 0) return true;
+  const lines: Line[] = [];
+  let from = 0;
+  for (let i = 0; i < 64 && from <= content.length; i++) {
+    const nl = content.indexOf('\n', from);
+    const text = content.slice(from, nl < 0 ? content.length : nl);
+    lines.push({ kind: 'line', text, eol: '\n', tier: 'text', index: i, end: 0 });
+    if (nl < 0) break;
+    from = nl + 1;
+  }
+  return detectStructured(lines) !== null;
+}
 
 /** The view a reader holds after it got `input`'s content (whatever omni replied). */
 export function viewOfRead(input: PostReadInput, kind: 'shown' | 'marker' = 'shown'): FileViewRecord {
@@ -49,7 +74,7 @@ export async function answerReread(
   after: AfterDistil | undefined,
   log: (what: string) => void,
 ): Promise<{ reply: string; content: string } | { whole: true } | null> {
-  if (!host.replyReadAs || !rereadsOn(input, env)) return null;
+  if (!host.replyReadAs || !rereadsOn(input, env) || structuredRead(input.path, input.content)) return null;
   const s = store.get();
   if (!s) return null;
   let views;

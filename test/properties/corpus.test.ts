@@ -89,7 +89,9 @@ t.test('hook: Claude Code PostToolUse Read, read twice by the same reader', asyn
   for (const c of reads) {
     const reader = freshReader();
     const content = hookText(c.output);
-    const path = `${reader.cwd}/${c.name}.txt`;
+    // The file the case's command read, by its name (a data file is known by its extension too).
+    const file = /^(?:cat|head|sed|tail) .*?([\w.-]+)$/.exec(c.cmd)?.[1];
+    const path = `${reader.cwd}/${c.name}-${file ?? 'output.txt'}`;
     for (const pass of [1, 2]) {
       const d = await hookRead(content, { path, home, reader });
       runs.push({ c: { ...c, name: `${c.name} (read ${pass})` }, input: d.input, output: d.output, retrieve, held: pass === 2 });

@@ -236,3 +236,19 @@ t.test('property: for file versions A -> B shown to one reader, the re-read plus
   );
   t.ok(answered > 20, `${answered} of ${Number(process.env.REREAD_RUNS ?? 200)} re-reads answered from the reader's view`);
 });
+
+t.test('a data file read again unchanged comes back whole: JSON, YAML and CSV are never a marker or a window', async (t) => {
+  const files = {
+    json: JSON.stringify({ name: 'proj', scripts: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`task${i}`, `node scripts/task-${i}.js --flag ${i}`])) }, null, 2) + '\n',
+    yaml: Array.from({ length: 40 }, (_, i) => `key_${i}: value number ${i} with some words`).join('\n') + '\n',
+    csv: ['id,name,price', ...Array.from({ length: 60 }, (_, i) => `${i},item ${i} with a longer name,${(i * 1.25).toFixed(2)}`)].join('\n') + '\n',
+  };
+  for (const [kind, text] of Object.entries(files)) {
+    const env = home(t);
+    const r = fileRead(text);
+    t.equal(await read(env, 's1', r), null, `${kind}: the first read goes as it is`);
+    t.equal(await read(env, 's1', r), null, `${kind}: the re-read goes as it is too, byte for byte`);
+    const changed = fileRead(text.replace('5', '6'));
+    t.equal(await read(env, 's1', changed), null, `${kind}: a changed data file is sent whole, not as a window`);
+  }
+});
