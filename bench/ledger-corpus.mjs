@@ -19,7 +19,7 @@ fs.mkdirSync(out, { recursive: true });
 const lib = path.join(out, 'ledger-lib.cjs');
 await build({
   stdin: {
-    contents: "export * from './lib/store/index.ts'; export * from './lib/pipeline/ledger.ts'; export { distillBuffer } from './lib/pipeline/run.ts';",
+    contents: "export * from './lib/store/index.ts'; export * from './lib/pipeline/ledger.ts'; export { distillBuffer } from './lib/pipeline/run.ts'; export { describeRun } from './lib/pipeline/describe.ts';",
     resolveDir: process.cwd(), loader: 'ts',
   },
   outfile: lib, bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['better-sqlite3'], logLevel: 'error',
@@ -31,14 +31,14 @@ const store = S.openStore({ home: fs.mkdtempSync(path.join(os.tmpdir(), 'omni-le
 
 async function deliver(c, text, sessionId, ledger) {
   const scope = { sessionId, cwd: '/corpus' };
-  const ctx = { door: 'hook', tool: 'Bash', command: c.cmd, exitCode: c.exit, host: 'claude', ...scope };
-  ctx.archive = { put: (d) => S.putBlob(store, d) };
+  const desc = S.describeRun({ door: 'hook', tool: 'Bash', command: c.cmd, host: 'claude', ...scope });
+  const edges = { archive: { put: (d) => S.putBlob(store, d) }, exitCode: c.exit };
   let stage = null;
   if (ledger) {
     const shown = S.loadShown(store, scope);
-    ctx.ledger = () => (stage = S.createLedgerStage(ctx, shown));
+    edges.ledger = () => (stage = S.createLedgerStage(desc, shown));
   }
-  const res = await S.distillBuffer(ctx, Buffer.from(text));
+  const res = await S.distillBuffer(desc, Buffer.from(text), edges);
   if (stage) S.recordDelivered(store, { ...scope, hashes: stage.delivered(), consumed: stage.consumed() });
   return res.output.toString();
 }

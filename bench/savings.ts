@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { distillBuffer } from '../lib/pipeline/run.js';
+import { describeRun } from '../lib/pipeline/describe.js';
 import { LazyStore } from '../lib/doors/store-access.js';
 import { loadCorpus, STRUCTURED_KINDS } from './corpus.js';
 
@@ -26,8 +27,9 @@ const perCase: Array<Record<string, unknown>> = [];
 for (const c of cases) {
   const exit0 = c.exitCode === 0;
   const r = await distillBuffer(
-    { door: 'hook', host: 'claude', tool: 'Bash', command: c.cmd, exitCode: exit0 ? 0 : c.exitCode, archive: store.archive() },
+    describeRun({ door: 'hook', host: 'claude', tool: 'Bash', command: c.cmd }),
     c.output,
+    { exitCode: exit0 ? 0 : c.exitCode, archive: store.archive() },
   );
   const text = stripAnsi(r.output.toString('utf8'));
   const kept = c.mustKeep.filter((k) => text.includes(k)).length;

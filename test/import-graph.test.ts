@@ -39,6 +39,22 @@ t.test('hosts/ never imports doors/: a door lives in doors/', async (t) => {
   t.same(arrows('hosts', 'doors'), []);
 });
 
+/** Folders below the doors: a door calls them, none of them calls back up into a door. */
+const BELOW_DOORS = ['hosts', 'pipeline', 'kit', 'distillers', 'reread', 'rules', 'command', 'store'];
+
+t.test('no door module is imported by hosts/, pipeline/ or anything else below the doors', async (t) => {
+  for (const below of BELOW_DOORS) t.same(arrows(below, 'doors'), [], `${below} -> doors`);
+});
+
+t.test('the check sees a door imported from below: a planted arrow from pipeline/ and from hosts/ is found', async (t) => {
+  for (const [from, door] of [['pipeline/create.ts', 'doors/post-tool.ts'], ['hosts/claude.ts', 'doors/hook.ts']]) {
+    const planted = new Map(files);
+    planted.set(from, [...(files.get(from) ?? []), door]);
+    const pg = folderGraph(planted);
+    t.same(pg.get(folderOf(from))?.get('doors'), [`${from} -> ${door}`], `${from} -> ${door} is reported`);
+  }
+});
+
 t.test('no cycle between folders: no arrow is excused', async (t) => {
   t.same(cycles(folderArrows(g)), []);
 });

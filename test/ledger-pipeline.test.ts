@@ -3,19 +3,17 @@
 import t from 'tap';
 import { distillBuffer } from '../lib/pipeline/run.js';
 import { createLedgerStage } from '../lib/pipeline/ledger.js';
-import type { PipelineContext } from '../lib/pipeline/types.js';
+import { describeRun } from '../lib/pipeline/describe.js';
 import { openStore, type Store } from '../lib/store/open.js';
 import { putBlob, getBlob } from '../lib/store/archive.js';
 import { loadShown, recordDelivered, type ReaderScope } from '../lib/store/ledger.js';
 import { tmpHome, sourceFile } from './store/fixtures/helpers.js';
 
 async function hookDelivery(store: Store, scope: ReaderScope, tool: string, text: string) {
-  const ctx: PipelineContext = { door: 'hook', tool, command: tool === 'Read' ? 'Read /p/src/big.ts' : 'cat src/big.ts', ...scope };
-  ctx.archive = { put: (d: Buffer) => putBlob(store, d) };
+  const desc = describeRun({ door: 'hook', tool, command: tool === 'Read' ? 'Read /p/src/big.ts' : 'cat src/big.ts', ...scope });
   const shown = loadShown(store, scope);
   let stage: ReturnType<typeof createLedgerStage> | null = null;
-  ctx.ledger = () => (stage = createLedgerStage(ctx, shown));
-  const res = await distillBuffer(ctx, Buffer.from(text));
+  const res = await distillBuffer(desc, Buffer.from(text), { archive: { put: (d: Buffer) => putBlob(store, d) }, ledger: () => (stage = createLedgerStage(desc, shown)) });
   const st = stage as ReturnType<typeof createLedgerStage> | null;
   if (st) recordDelivered(store, { ...scope, hashes: st.delivered(), consumed: st.consumed() });
   return res;

@@ -14,10 +14,14 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runHook } from '../lib/doors/hook.js';
+import type { HostAdapter, PostShellInput } from '../lib/hosts/adapter.js';
 import { openStore } from '../lib/store/open.js';
 import { getBlob } from '../lib/store/archive.js';
 import { CLAUDE_SAMPLES } from './helpers/samples.js';
-import { claudePreview, codexSilent, headView, piSilentCut, HOST_MIN_HEAD_CHARS } from '../lib/doors/model-view.js';
+import { headView, HOST_MIN_HEAD_CHARS } from '../lib/hosts/model-view.js';
+import { claudePreview } from '../lib/hosts/claude-view.js';
+import { codexSilent } from '../lib/hosts/codex.js';
+import { piSilentCut } from '../lib/hosts/pi.js';
 import { omni } from './helpers/omni.js';
 
 const sample = (name: string) => JSON.parse(readFileSync(join(CLAUDE_SAMPLES, name), 'utf8'));
@@ -264,8 +268,9 @@ t.test('exec under a reader scope (a pre-hook rewrite): only what every host sho
   t.equal(falseLines.length, 0, `no "already shown" line beyond what any host shows of the first run (${claimed} claimed)`);
 });
 
-t.test('each host door says what of a shell result reached the model', async (t) => {
-  const { shellView } = await import('../lib/doors/hook.js');
+t.test('each host adapter says what of a shell result reached the model', async (t) => {
+  // The payload a Bash reply is built from (Claude Code's tool notices in stderr: none here).
+  const shellView = (host: HostAdapter, inp: PostShellInput, full: string, reply: string, sent: string) => host.viewOf({ tool_response: { stdout: inp.output, stderr: '' } }, inp, { reply, sent, full });
   const { gemini } = await import('../lib/hosts/gemini.js');
   const { codex } = await import('../lib/hosts/codex.js');
   const { claude } = await import('../lib/hosts/claude.js');

@@ -1,7 +1,7 @@
 import t from 'tap';
 import fc from 'fast-check';
 import { shownOf } from '../lib/doors/run-record.js';
-import type { ModelView } from '../lib/doors/model-view.js';
+import type { ModelView } from '../lib/hosts/model-view.js';
 import { openStore, type Store } from '../lib/store/open.js';
 import { loadShown, recordDelivered, forgetSession, type ReaderScope } from '../lib/store/ledger.js';
 import { recordRetrieval, handleOf } from '../lib/store/archive.js';

@@ -11,9 +11,11 @@
  *   `.gemini/tmp/<project>/chats/session-*.jsonl`, whose messages carry each tool call with its
  *   result.
  * - The replay is the hook door's own: the host adapter reads a PostToolUse payload rebuilt from
- *   the record, lib/doors/distil-text.ts distils it (pipeline, archive, ledger, run record) and
- *   the adapter's reply writer decides whether the host would have applied it. A failure (Claude
- *   Code's `is_error`, Codex's non-zero exit) is never distilled: it counts as verbatim.
+ *   the record, and the post-tool decision the hook calls (`handlePostTool`,
+ *   lib/doors/post-tool.ts) takes it with the throwaway store: pipeline, archive, ledger, re-reads,
+ *   run record, and the adapter's reply writer saying whether the host would have applied it. A
+ *   failure (Claude Code's `is_error`, Codex's non-zero exit) is never distilled: it counts as
+ *   verbatim.
  * - Nothing of the user's is written: the store is a throwaway in a temporary directory (and
  *   OMNI_HOME points there for the run, so diagnostics go there too); the host's files are only
  *   read. Files are streamed line by line (split2), so memory is bounded by the longest line.
@@ -28,20 +30,14 @@ import type { Io } from './io.js';
 import { formatBytes, parseSince } from './stats.js';
 import { routeCommand } from '../distillers/registry.js';
 import { commandHead } from '../doors/run-record.js';
-import { distilText } from '../doors/distil-text.js';
-import { replyToRead } from '../doors/reread.js';
+import { handlePostTool } from '../doors/post-tool.js';
 import { LazyStore } from '../doors/store-access.js';
 import { LockBudget, openStore, type Store } from '../store/open.js';
-import { shellView } from '../doors/hook.js';
-import { WHOLE } from '../doors/model-view.js';
 import { claude } from '../hosts/claude.js';
 import { codex } from '../hosts/codex.js';
 import { gemini } from '../hosts/gemini.js';
 import { isObject, type HostAdapter, type JsonObject, type PostReadInput, type PostShellInput } from '../hosts/adapter.js';
-import { isOmniOwnCommand } from '../hosts/omni-command.js';
-import { passthroughRequested } from '../command/passthrough.js';
 import { openRegularFile, readRegularFile, RefusedFile } from '../hosts/read-text.js';
-import type { PipelineContext } from '../pipeline/types.js';
 
 export const DEFAULT_SINCE = '7d';
 /** A longer line (one record) is skipped: it bounds the memory a replay needs. */
@@ -420,63 +416,35 @@ const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 /**
  * Claude Code keeps a persisted output beside the log: `<session>/tool-results/<name>`. Both
  * places come from the log's record, so either is read only as a regular file under the cap,
- * as the hook reads it.
+ * as the hook reads it. Throws when neither can be read (the hook then replies nothing and the
+ * host's own preview stands).
  */
-function persistedText(call: Call, path: string): string | null {
+function persistedText(call: Call, path: string): string {
   const near = join(dirname(call.file), basename(call.file, '.jsonl'), 'tool-results', basename(path));
   for (const p of [near, path]) {
     try {
       return readRegularFile(p);
     } catch (err) {
       // Refused (a FIFO, a device, too large): the hook would not read it either.
-      if (err instanceof RefusedFile) return null;
+      if (err instanceof RefusedFile) throw err;
       /* missing: try the next place */
     }
   }
-  return null;
+  throw new Error(`no persisted output at ${path}`);
 }
 
 const HOSTS: Record<HostName, HostAdapter> = { claude, codex, gemini };
 
+/** What the hook would have done with one result: the same decision, over the throwaway store. */
 export async function replay(call: Call, store: LazyStore, env: NodeJS.ProcessEnv): Promise<Outcome> {
   const input = call.input;
   if (call.failed || !input) {
     const n = bytes(call.failureText ?? '');
     return { failed: call.failed, applied: false, bytesIn: n, bytesDelivered: n };
   }
-  const host = HOSTS[call.host];
-  const ctx: PipelineContext = { door: 'hook', host: input.host, command: call.command, tool: input.tool === 'shell' ? 'Bash' : 'Read', sessionId: input.sessionId, agentId: input.agentId, cwd: input.cwd, exitCode: 0 };
-  const log = () => {};
-  if (input.tool === 'read') {
-    const content = input.content;
-    if (content === '' || !host.replyRead) return { failed: false, applied: false, bytesIn: 0, bytesDelivered: 0 };
-    // As the hook door takes it: a re-read is answered from what the reader was shown.
-    const r = await replyToRead(host, call.payload, input, env, store, ctx, undefined, log);
-    return { failed: false, applied: r.reply !== '', bytesIn: bytes(content), bytesDelivered: bytes(r.content) };
-  }
-  let text = input.output;
-  if (input.outputFile !== undefined) {
-    const full = persistedText(call, input.outputFile);
-    // Unreadable: the hook replies nothing and the host's own preview stands.
-    if (full === null) return { failed: false, applied: false, bytesIn: bytes(text), bytesDelivered: bytes(text) };
-    text = full.endsWith('\n') ? full.slice(0, -1) : full;
-  }
-  // Gemini CLI 0.61.0 takes a replacement only as the tool's error: the hook replies only when
-  // the user opted in (OMNI_REPLACE_AS_ERROR=1), so without it the result stands as it was.
-  const optedOut = host.replacesAsError === true && env.OMNI_REPLACE_AS_ERROR !== '1';
-  if (text === '' || optedOut || isOmniOwnCommand(call.command) || passthroughRequested(call.command, env)) {
-    return { failed: false, applied: false, bytesIn: bytes(text), bytesDelivered: bytes(text) };
-  }
-  const full = text;
-  let delivered = text;
-  const reply = await distilText(ctx, text, env, store, undefined, log, (res) => {
-    let out = res.output;
-    if (out.endsWith('\n') && !full.endsWith('\n')) out = out.slice(0, -1);
-    const reply = res.changed ? host.replyOutput(call.payload, input, out) : '';
-    if (reply !== '') delivered = out;
-    return { reply, applied: reply !== '', view: shellView(host, input, full, reply, out) };
-  });
-  return { failed: false, applied: reply !== '', bytesIn: bytes(full), bytesDelivered: bytes(delivered) };
+  // No session memory: nothing of the replay is kept.
+  const r = await handlePostTool(HOSTS[call.host], input, call.payload, { store, env, log: () => {}, readOutputFile: (path) => persistedText(call, path), sessionMemory: false });
+  return { failed: false, applied: r.reply !== '', bytesIn: bytes(r.text), bytesDelivered: bytes(r.delivered) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -541,7 +509,6 @@ export async function discover(opts: DiscoverOptions): Promise<DiscoverReport> {
   if (ms === null) throw new Error(`--since takes a duration like 30m, 24h, 7d, 2w or 'all' (got '${opts.since}')`);
   const from = ms === Infinity ? 0 : Date.now() - ms;
   const files = findLogs(opts.env, { from, project: opts.project });
-  const totalBytes = files.reduce((n, f) => n + f.size, 0);
   const hosts: DiscoverReport['hosts'] = {
     claude: { dir: claudeDir(opts.env), files: 0, bytes: 0 },
     codex: { dir: codexDir(opts.env), files: 0, bytes: 0 },
@@ -551,149 +518,200 @@ export async function discover(opts: DiscoverOptions): Promise<DiscoverReport> {
     hosts[f.host].files++;
     hosts[f.host].bytes += f.size;
   }
-
-  // The throwaway store, and OMNI_HOME pointing at it, so nothing of the user's is written.
-  const home = mkdtempSync(join(tmpdir(), 'omni-discover-'));
-  const saved = process.env.OMNI_HOME;
-  process.env.OMNI_HOME = home;
-  const env: NodeJS.ProcessEnv = { ...opts.env, OMNI_HOME: home };
-  delete env.OMNI_PASSTHROUGH;
-  const store = new ThrowawayStore(home);
-  const cleanUp = () => {
-    store.close();
-    rmSync(home, { recursive: true, force: true });
-  };
-  // Interrupted (Ctrl-C, a kill): stop at the next record and leave nothing behind in TMPDIR.
-  // A second signal while that is under way removes the store at once and ends the process.
-  let interrupted: NodeJS.Signals | null = null;
-  let reading: { destroy(): void } | null = null;
-  const onSignal = (sig: NodeJS.Signals) => {
-    if (interrupted) {
-      try { cleanUp(); } finally { process.exit(signalExit(sig)); }
-    }
-    interrupted = sig;
-    reading?.destroy();
-  };
-  for (const sig of INTERRUPTS) process.on(sig, onSignal);
-
-  const total = emptyRow();
-  const byFamily = new Map<string, Row>();
-  const unowned = new Map<string, Row & { command: string; route: string }>();
-  const seen = new Set<string>();
-  let lines = 0;
-  let malformed = 0;
-  let unpaired = 0;
-  let readBytes = 0;
-  let lastProgress = 0;
-  const account = async (call: Call) => {
-    let o: Outcome;
-    try {
-      o = await replay(call, store, env);
-    } catch {
-      // Fail open, as the hook does: an internal fault leaves the result untouched.
-      const n = bytes(call.failureText ?? (call.input && call.input.tool === 'shell' ? call.input.output : call.input?.content ?? ''));
-      o = { failed: call.failed, applied: false, bytesIn: n, bytesDelivered: n };
-    }
-    add(total, o);
-    const route = routeCommand(call.command);
-    const family = call.tool === 'read' ? 'read (Read tool)' : route.family;
-    if (!byFamily.has(family)) byFamily.set(family, emptyRow());
-    add(byFamily.get(family)!, o);
-    if (call.tool === 'shell' && !route.known) {
-      const head = commandHead(call.command) ?? '(empty)';
-      if (!unowned.has(head)) unowned.set(head, { ...emptyRow(), command: head, route: route.distiller ? route.reason : `passed through: ${route.reason}` });
-      add(unowned.get(head)!, o);
-    }
-  };
+  const run = new Replay(opts, files.reduce((n, f) => n + f.size, 0));
   try {
+    const seen = new Set<string>();
     for (const f of files) {
       const reader =
         f.host === 'claude' ? claudeReader(f.path, { from }, seen)
         : f.host === 'codex' ? codexReader(f.path, { from, project: opts.project }, seen)
         : geminiReader(f.path, { from, project: opts.project }, seen);
-      if (interrupted) break;
-      // Only a regular file, read up to the size it had when opened: a log still being written
-      // (this very session's) cannot keep the replay going, nor can a FIFO put in its place.
-      let opened: { fd: number; size: number };
-      try {
-        opened = openRegularFile(f.path);
-      } catch {
-        continue;
-      }
-      if (opened.size === 0) {
-        closeSync(opened.fd);
-        continue;
-      }
-      const source = createReadStream('', { fd: opened.fd, start: 0, end: opened.size - 1, highWaterMark: 1 << 20 });
-      source.on('data', (b) => (readBytes += b.length));
-      const lineStream = source.pipe(split2({ maxLength: MAX_LINE_BYTES, skipOverflow: true } as split2.Options));
-      // One small object transform (through2, the stack's own) turns lines into records and
-      // counts what is not one; the accounting below reads records only.
-      const records = lineStream.pipe(
-        through2.obj(function toRecord(line: string, _enc, done) {
-          if (line !== '') {
-            lines++;
-            let rec: unknown;
-            try {
-              rec = JSON.parse(line);
-            } catch {
-              rec = undefined;
-            }
-            if (isObject(rec)) this.push(rec);
-            else malformed++;
-          }
-          done();
-        }),
-      );
-      source.on('error', (err) => lineStream.destroy(err));
-      lineStream.on('error', (err) => records.destroy(err));
-      reading = { destroy: () => source.destroy(new Error('interrupted')) };
-      try {
-        for await (const rec of records as AsyncIterable<Record<string, unknown>>) {
-          for (const call of reader.feed(rec)) {
-            if (interrupted) break;
-            await account(call);
-            // A replay from buffered records runs on promises alone; a turn of the event
-            // loop lets a signal's handler run between two calls.
-            await new Promise<void>((r) => setImmediate(r));
-          }
-          if (interrupted) break;
-          if (opts.progress && Date.now() - lastProgress > PROGRESS_MS) {
-            lastProgress = Date.now();
-            opts.progress(readBytes, totalBytes, total.calls);
-          }
-        }
-      } catch {
-        // An unreadable file (gone, no permission) costs that file only.
-      } finally {
-        reading = null;
-        source.destroy();
-      }
-      if (interrupted) break;
-      for (const call of reader.end?.() ?? []) await account(call);
-      unpaired += reader.unpaired;
+      if (run.interrupted) break;
+      await run.file(f, reader);
+      if (run.interrupted) break;
     }
   } finally {
-    for (const sig of INTERRUPTS) process.off(sig, onSignal);
-    if (saved === undefined) delete process.env.OMNI_HOME;
-    else process.env.OMNI_HOME = saved;
-    cleanUp();
+    run.done();
   }
-  if (interrupted) throw new Interrupted(interrupted);
-  const bySaved = <T extends Row>(a: T & { k: string }, b: T & { k: string }) => b.bytesIn - a.bytesIn || (a.k < b.k ? -1 : 1);
+  if (run.interrupted) throw new Interrupted(run.interrupted);
   return {
     since: new Date(from).toISOString(),
     period: opts.since,
     project: opts.project ? resolve(opts.project) : null,
     hosts,
-    lines,
-    malformed,
-    unpaired,
-    total,
-    byFamily: [...byFamily].map(([family, r]) => ({ family, ...r, k: family })).sort(bySaved).map(({ k: _k, ...r }) => r),
-    unowned: [...unowned.values()].map((r) => ({ ...r, k: r.command })).sort(bySaved).slice(0, TOP_UNOWNED).map(({ k: _k, ...r }) => r),
+    lines: run.lines,
+    malformed: run.malformed,
+    unpaired: run.unpaired,
+    total: run.accounts.total,
+    byFamily: run.accounts.families(),
+    unowned: run.accounts.topUnowned(),
     seconds: (Date.now() - t0) / 1000,
   };
+}
+
+/** What a replay adds up: every result, per family, and the shell commands no distiller owns. */
+class Accounts {
+  readonly total = emptyRow();
+  private readonly byFamily = new Map<string, Row>();
+  private readonly unowned = new Map<string, Row & { command: string; route: string }>();
+
+  add(call: Call, o: Outcome): void {
+    add(this.total, o);
+    const route = routeCommand(call.command);
+    const family = call.tool === 'read' ? 'read (Read tool)' : route.family;
+    if (!this.byFamily.has(family)) this.byFamily.set(family, emptyRow());
+    add(this.byFamily.get(family)!, o);
+    if (call.tool === 'shell' && !route.known) {
+      const head = commandHead(call.command) ?? '(empty)';
+      if (!this.unowned.has(head)) this.unowned.set(head, { ...emptyRow(), command: head, route: route.distiller ? route.reason : `passed through: ${route.reason}` });
+      add(this.unowned.get(head)!, o);
+    }
+  }
+
+  families(): DiscoverReport['byFamily'] {
+    return [...this.byFamily].map(([family, r]) => ({ family, ...r, k: family })).sort(byBytes).map(({ k: _k, ...r }) => r);
+  }
+
+  topUnowned(): DiscoverReport['unowned'] {
+    return [...this.unowned.values()].map((r) => ({ ...r, k: r.command })).sort(byBytes).slice(0, TOP_UNOWNED).map(({ k: _k, ...r }) => r);
+  }
+}
+
+const byBytes = <T extends Row>(a: T & { k: string }, b: T & { k: string }) => b.bytesIn - a.bytesIn || (a.k < b.k ? -1 : 1);
+
+/**
+ * One replay under way: the throwaway store (and OMNI_HOME pointing at it, so nothing of the
+ * user's is written), the counts, and the signals that stop it. Interrupted (Ctrl-C, a kill), it
+ * stops at the next record and leaves nothing behind in TMPDIR; a second signal while that is
+ * under way removes the store at once and ends the process.
+ */
+class Replay {
+  readonly accounts = new Accounts();
+  lines = 0;
+  malformed = 0;
+  unpaired = 0;
+  interrupted: NodeJS.Signals | null = null;
+  private readBytes = 0;
+  private lastProgress = 0;
+  private reading: { destroy(): void } | null = null;
+  private readonly home = mkdtempSync(join(tmpdir(), 'omni-discover-'));
+  private readonly saved = process.env.OMNI_HOME;
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly store: ThrowawayStore;
+  private readonly onSignal = (sig: NodeJS.Signals) => {
+    if (this.interrupted) {
+      try { this.cleanUp(); } finally { process.exit(signalExit(sig)); }
+    }
+    this.interrupted = sig;
+    this.reading?.destroy();
+  };
+
+  constructor(private readonly opts: DiscoverOptions, private readonly totalBytes: number) {
+    process.env.OMNI_HOME = this.home;
+    this.env = { ...opts.env, OMNI_HOME: this.home };
+    delete this.env.OMNI_PASSTHROUGH;
+    this.store = new ThrowawayStore(this.home);
+    for (const sig of INTERRUPTS) process.on(sig, this.onSignal);
+  }
+
+  /** One log, record by record: each call replayed and accounted. */
+  async file(f: LogFile, reader: Reader): Promise<void> {
+    // Only a regular file, read up to the size it had when opened: a log still being written
+    // (this very session's) cannot keep the replay going, nor can a FIFO put in its place.
+    let opened: { fd: number; size: number };
+    try {
+      opened = openRegularFile(f.path);
+    } catch {
+      return;
+    }
+    if (opened.size === 0) {
+      closeSync(opened.fd);
+      return;
+    }
+    const source = createReadStream('', { fd: opened.fd, start: 0, end: opened.size - 1, highWaterMark: 1 << 20 });
+    source.on('data', (b) => (this.readBytes += b.length));
+    this.reading = { destroy: () => source.destroy(new Error('interrupted')) };
+    try {
+      for await (const rec of this.records(source)) {
+        for (const call of reader.feed(rec)) {
+          if (this.interrupted) break;
+          await this.account(call);
+          // A replay from buffered records runs on promises alone; a turn of the event
+          // loop lets a signal's handler run between two calls.
+          await new Promise<void>((r) => setImmediate(r));
+        }
+        if (this.interrupted) break;
+        this.progress();
+      }
+    } catch {
+      // An unreadable file (gone, no permission) costs that file only.
+    } finally {
+      this.reading = null;
+      source.destroy();
+    }
+    if (this.interrupted) return;
+    for (const call of reader.end?.() ?? []) await this.account(call);
+    this.unpaired += reader.unpaired;
+  }
+
+  /**
+   * The file's lines as records: one small object transform (through2, the stack's own) turns
+   * lines into records and counts what is not one.
+   */
+  private records(source: ReturnType<typeof createReadStream>): AsyncIterable<Record<string, unknown>> {
+    const lineStream = source.pipe(split2({ maxLength: MAX_LINE_BYTES, skipOverflow: true } as split2.Options));
+    const self = this;
+    const records = lineStream.pipe(
+      through2.obj(function toRecord(line: string, _enc, done) {
+        if (line !== '') {
+          self.lines++;
+          let rec: unknown;
+          try {
+            rec = JSON.parse(line);
+          } catch {
+            rec = undefined;
+          }
+          if (isObject(rec)) this.push(rec);
+          else self.malformed++;
+        }
+        done();
+      }),
+    );
+    source.on('error', (err) => lineStream.destroy(err));
+    lineStream.on('error', (err) => records.destroy(err));
+    return records as AsyncIterable<Record<string, unknown>>;
+  }
+
+  private async account(call: Call): Promise<void> {
+    let o: Outcome;
+    try {
+      o = await replay(call, this.store, this.env);
+    } catch {
+      // Fail open, as the hook does: an internal fault leaves the result untouched.
+      const n = bytes(call.failureText ?? (call.input && call.input.tool === 'shell' ? call.input.output : call.input?.content ?? ''));
+      o = { failed: call.failed, applied: false, bytesIn: n, bytesDelivered: n };
+    }
+    this.accounts.add(call, o);
+  }
+
+  private progress(): void {
+    if (!this.opts.progress || Date.now() - this.lastProgress <= PROGRESS_MS) return;
+    this.lastProgress = Date.now();
+    this.opts.progress(this.readBytes, this.totalBytes, this.accounts.total.calls);
+  }
+
+  private cleanUp(): void {
+    this.store.close();
+    rmSync(this.home, { recursive: true, force: true });
+  }
+
+  /** The signals released, OMNI_HOME as it was, the throwaway store gone. */
+  done(): void {
+    for (const sig of INTERRUPTS) process.off(sig, this.onSignal);
+    if (this.saved === undefined) delete process.env.OMNI_HOME;
+    else process.env.OMNI_HOME = this.saved;
+    this.cleanUp();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

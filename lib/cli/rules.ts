@@ -14,7 +14,8 @@ import { routeCommand } from '../distillers/registry.js';
 import { producerArgv, subcommand as subcommandOf } from '../distillers/shared.js';
 import { failureWordIn, ruleMatches, ruleDistillerName, ruleNote, ruleVerdict } from '../distillers/rule.js';
 import { distillBuffer, type DistillResult } from '../pipeline/run.js';
-import { GATE_MIN_SAVED_BYTES, GATE_MIN_SAVED_RATIO } from '../pipeline/render.js';
+import { describeRun } from '../pipeline/describe.js';
+import { GATE_MIN_SAVED_BYTES, GATE_MIN_SAVED_RATIO } from '../pipeline/final-gate.js';
 import { classifyLine, stripColour } from '../pipeline/classify.js';
 import { foldPays, markerBytes } from '../kit/marker.js';
 import type { Line } from '../kit/types.js';
@@ -213,7 +214,7 @@ async function test(o: Opts, home: string, io: Io): Promise<number> {
         const label = `${file.source} rule ${rule.name} example ${k + 1} (${command})`;
         const route = routeCommand(command, { set });
         const mine = ruleDistillerName(file.source, rule);
-        const res = await distillBuffer({ door: 'pipe', command, cwd: o.cwd, exitCode: ex.exitCode, archive: store.archive(), rules: { set } }, Buffer.from(ex.input, 'utf8'));
+        const res = await distillBuffer(describeRun({ door: 'pipe', command, cwd: o.cwd, rules: { set } }), Buffer.from(ex.input, 'utf8'), { archive: store.archive(), exitCode: ex.exitCode });
         const actual = normalize(res.output.toString('utf8'));
         const expected = normalize(ex.output);
         const problems: string[] = [];

@@ -1,69 +1,58 @@
 /**
- * Distilling one buffered text over a store the caller holds: the hook door (one store per hook
- * call) and the in-process Pi extension (one store per Pi session) both come through here, so
- * both get the same pipeline, archive, ledger and run record as exec and pipe.
+ * Distilling one buffered text of a successful tool call over a store the caller holds: the
+ * post-tool decision (./post-tool.ts, behind the command hook, the MCP hook tool and `omni
+ * discover`) and the in-process Pi extension both come through here, so all get the same
+ * pipeline, archive and ledger as exec and pipe. The caller decides what to do with the result
+ * and then records it (`recordDistilled`): nothing here calls back into a door.
  */
-import type { PipelineContext } from '../pipeline/types.js';
-import type { Store } from '../store/open.js';
-import type { LazyStore } from './store-access.js';
-import type { ModelView } from './model-view.js';
-import type { FileViewRecord } from './run-record.js';
+import type { DistillResult } from '../pipeline/run.js';
+import type { RunDescription } from '../pipeline/describe.js';
+import type { ModelView } from '../hosts/model-view.js';
+import type { FileViewRecord, RunBook } from './run-record.js';
 
 export interface Distilled {
+  /** The text as it came, as the pipeline got it. */
+  input: Buffer;
+  /** The distilled text. */
   output: string;
+  /** False when `output` is byte-identical to the input. */
   changed: boolean;
+  result: DistillResult;
 }
 
 /**
- * What the door does with a distillation, decided before anything is recorded: its reply
- * ('' = none) and what of the text reached the model (lib/doors/model-view.ts). The ledger
- * records only that, and the run counts as applied only when a reply went out.
+ * The pipeline over `text`, with the book's archive and ledger. A broken ledger must not cost
+ * the distillation: the run goes once more without it (and the book records no ledger row).
  */
-export interface Settled<R> {
-  reply: R;
-  applied: boolean;
-  view: ModelView;
-  /** A file read: what the reader holds of the file after it (lib/store/file-views.ts). */
-  fileView?: FileViewRecord;
+export async function distilText(desc: RunDescription, text: string, book: RunBook, env: NodeJS.ProcessEnv, log: (what: string) => void): Promise<Distilled> {
+  const { distillBuffer } = await import('../pipeline/run.js');
+  const input = Buffer.from(text, 'utf8');
+  const edges = book.edges(env);
+  let res = await distillBuffer(desc, input, { ...edges, exitCode: 0 });
+  let ledger = edges.ledger !== undefined;
+  if (ledger && res.verbatim?.startsWith('internal error')) {
+    log(`ledger stage failed (${res.verbatim}); distilled without the ledger`);
+    ledger = false;
+    res = await distillBuffer(desc, input, { ...book.withoutLedger(), exitCode: 0 });
+  }
+  if (env.OMNI_HOOK_TRACE) log(`distil ${desc.tool} ${res.rawBytes} B -> ${res.outBytes} B (${res.distiller}${res.verbatim ? `, verbatim: ${res.verbatim}` : ''}${ledger ? ', ledger' : ''})`);
+  return { input, output: res.output.toString('utf8'), changed: res.changed, result: res };
 }
 
-/** Session work to do on the store the distillation used (./session-events.ts). */
-export type AfterDistil = (store: Store, events: typeof import('./session-events.js')) => void;
+/**
+ * What the door did with a distillation, recorded after it decided: `applied` when a reply went
+ * out, `view` what of the text reached the model, and for a file read the view the reader now
+ * holds.
+ */
+export function recordDistilled(book: RunBook, d: Distilled, outcome: { applied: boolean; view: ModelView; fileView?: FileViewRecord; now?: number }): void {
+  const res = d.result;
+  book.record({
+    raw: d.input, delivered: res.output, bytesIn: res.rawBytes, bytesOut: res.outBytes, distiller: res.distiller, family: res.family, rawHandle: res.rawHandle,
+    applied: outcome.applied, view: outcome.view, fileView: outcome.fileView, now: outcome.now,
+  });
+}
 
-export async function distilText<R>(
-  ctx: PipelineContext,
-  text: string,
-  env: NodeJS.ProcessEnv,
-  store: LazyStore,
-  after: AfterDistil | undefined,
-  log: (what: string) => void,
-  settle: (d: Distilled) => Settled<R>,
-): Promise<R> {
-  const [{ distillBuffer }, { RunBook }] = await Promise.all([import('../pipeline/run.js'), import('./run-record.js')]);
-  ctx.archive = store.archive();
-  // Rules of one's own are read from the omni home the host's env names, not this process's.
-  if (env.OMNI_HOME && !ctx.rules) ctx.rules = { home: env.OMNI_HOME };
-  const book = new RunBook(ctx, store);
-  book.attachLedger(env);
-  const input = Buffer.from(text, 'utf8');
-  let res = await distillBuffer(ctx, input);
-  if (book.ledgerAttached && res.verbatim?.startsWith('internal error')) {
-    // A broken ledger must not cost the distillation: log it, run once more without it.
-    log(`ledger stage failed (${res.verbatim}); distilled without the ledger`);
-    book.detachLedger();
-    res = await distillBuffer(ctx, input);
-  }
-  if (env.OMNI_HOOK_TRACE) log(`distil ${ctx.tool} ${res.rawBytes} B -> ${res.outBytes} B (${res.distiller}${res.verbatim ? `, verbatim: ${res.verbatim}` : ''}${book.ledgerAttached ? ', ledger' : ''})`);
-  const distilled: Distilled = { output: res.output.toString('utf8'), changed: res.changed };
-  const settled = settle(distilled);
-  book.record({ raw: input, delivered: res.output, bytesIn: res.rawBytes, bytesOut: res.outBytes, distiller: res.distiller, family: res.family, rawHandle: res.rawHandle, applied: settled.applied, view: settled.view, fileView: settled.fileView });
-  if (after) {
-    try {
-      const s = store.get();
-      if (s) after(s, await import('./session-events.js'));
-    } catch (err) {
-      log(`session memory: ${(err as Error).message}`);
-    }
-  }
-  return settled.reply;
+/** A host strips a text's trailing newline: the digest of it goes back without one too. */
+export function likeOriginal(out: string, original: string): string {
+  return out.endsWith('\n') && !original.endsWith('\n') ? out.slice(0, -1) : out;
 }

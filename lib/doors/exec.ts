@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { createPipeline } from '../pipeline/create.js';
+import { describeRun } from '../pipeline/describe.js';
 import { maskAllRequested, passthroughRequested } from '../command/passthrough.js';
-import type { PipelineContext } from '../pipeline/types.js';
 import { LazyStore } from './store-access.js';
 import { writeSafely, holdWindow } from './sink.js';
 import { spawnWithReader, ownGroup, KILL_GRACE_MS } from './child-reader.js';
@@ -79,13 +79,13 @@ export function runExec(opts: ExecOptions): Promise<number> {
     }
 
     const store = new LazyStore();
-    const ctx: PipelineContext = {
+    // The run, described before it starts: routed (the rules read), its hold window set.
+    const desc = describeRun({
       door: 'exec', command, host: opts.host, sessionId: opts.sessionId, agentId: opts.agentId,
-      cwd: process.cwd(), archive: store.archive(), ...holdWindow(env), maskAll: maskAllRequested(env),
-    };
-    const book = new RunBook(ctx, store);
-    book.attachLedger(env);
-    const pipeline = createPipeline(ctx);
+      cwd: process.cwd(), hold: holdWindow(env), maskAll: maskAllRequested(env),
+    });
+    const book = new RunBook(desc, store);
+    const pipeline = createPipeline(desc, book.edges(env));
     const delivered = collectTrace(pipeline);
     let exitCode: number | null = null;
     let outputDone = false;
@@ -108,15 +108,13 @@ export function runExec(opts: ExecOptions): Promise<number> {
       },
       exit: (code, signal) => {
         exitCode = exitStatus(code, signal);
-        // The gate reads the exit code when the input ends: a failure goes out verbatim.
-        ctx.exitCode = exitCode;
-        pipeline.end();
+        // The input ends with the exit code: the gate passes a failure through verbatim.
+        pipeline.end({ exitCode });
       },
       error: (message) => {
         // The shell itself could not start: say so plainly, as a shell would.
         exitCode = 127;
-        ctx.exitCode = 127;
-        pipeline.end(`omni exec: ${message}\n`);
+        pipeline.end({ exitCode }, `omni exec: ${message}\n`);
       },
     }, { detached });
     const unforward = forwardSignals((sig) => child.kill(sig));

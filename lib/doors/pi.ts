@@ -23,14 +23,11 @@
  * a throwing handler, but would report it as an extension error).
  */
 import type { ExtensionAPI, ExtensionContext, ToolResultEvent } from '../hosts/pi-api.js';
-import type { PipelineContext } from '../pipeline/types.js';
 import type { LazyStore } from './store-access.js';
 import type { Store } from '../store/open.js';
 import { maskAllRequested, passthroughRequested } from '../command/passthrough.js';
-import { distilText } from './distil-text.js';
-import { piSilentCut, WHOLE } from './model-view.js';
 import { readRegularFileAsync } from '../hosts/read-text.js';
-import { bashPatch, readBashSuccess, sourceOf, withSessionMemory, type ToolResultEventResult } from '../hosts/pi.js';
+import { bashPatch, piView, readBashSuccess, sourceOf, withSessionMemory, type ToolResultEventResult } from '../hosts/pi.js';
 
 // ---------------------------------------------------------------------------------------------
 // The session: one lazily opened store, the one pipeline, session memory.
@@ -97,20 +94,36 @@ export class PiSession {
         text = full;
       }
       const sessionId = sessionIdOf(ctx);
-      const pctx: PipelineContext = { door: 'hook', host: 'pi', command: r.command, tool: 'bash', sessionId, agentId: 'main', cwd: ctx.cwd, exitCode: 0, maskAll: maskAllRequested(env) };
-      const [store, { maskSecrets }] = await Promise.all([this.lazy(), import('../pipeline/redact.js')]);
-      return await distilText(pctx, text, env, store, (s, ev) => ev.commandSucceeded(() => s, { cwd: ctx.cwd, command: r.command }), this.log, (res) => {
-        // Where omni's digest of a cut output is not sent (Pi's own cut is shorter), Pi's text
-        // still goes out with its secrets masked.
-        const masked = res.changed && r.fullOutputPath ? maskSecrets(r.text) : r.text;
-        const patch = bashPatch(r, res) ?? (masked !== r.text ? { content: [{ type: 'text' as const, text: masked }] } : undefined);
-        // A patch reaches the model as it is; without one the model gets Pi's own result: whole,
-        // or for a cut one Pi's tail, whose first line may be partial.
-        return { reply: patch, applied: patch !== undefined, view: patch || !r.fullOutputPath ? WHOLE : piSilentCut(r.text) };
+      const [store, { maskSecrets }, { describeRun }, { RunBook }, { distilText, recordDistilled }] = await Promise.all([
+        this.lazy(), import('../pipeline/redact.js'), import('../pipeline/describe.js'), import('./run-record.js'), import('./distil-text.js'),
+      ]);
+      const desc = describeRun({
+        door: 'hook', host: 'pi', command: r.command, tool: 'bash', sessionId, agentId: 'main', cwd: ctx.cwd, maskAll: maskAllRequested(env),
+        // Rules of one's own are read from the omni home the host's env names, not this process's.
+        rules: env.OMNI_HOME ? { home: env.OMNI_HOME } : undefined,
       });
+      const book = new RunBook(desc, store);
+      const d = await distilText(desc, text, book, env, this.log);
+      // Where omni's digest of a cut output is not sent (Pi's own cut is shorter), Pi's text
+      // still goes out with its secrets masked.
+      const masked = d.changed && r.fullOutputPath ? maskSecrets(r.text) : r.text;
+      const patch = bashPatch(r, d) ?? (masked !== r.text ? { content: [{ type: 'text' as const, text: masked }] } : undefined);
+      recordDistilled(book, d, { applied: patch !== undefined, view: piView(r, patch !== undefined) });
+      await this.remember((ev, s) => ev.commandSucceeded(() => s, { cwd: ctx.cwd, command: r.command }));
+      return patch;
     } catch (err) {
       this.log(err);
       return undefined;
+    }
+  }
+
+  /** Session memory on the session's store, after the run is recorded: its faults cost the memory only. */
+  private async remember(fn: (ev: typeof import('./session-events.js'), store: Store) => void): Promise<void> {
+    try {
+      const s = (await this.lazy()).get();
+      if (s) fn(await import('./session-events.js'), s);
+    } catch (err) {
+      this.log(`session memory: ${(err as Error).message}`);
     }
   }
 

@@ -1,7 +1,7 @@
 import { constants } from 'node:os';
 import { createPipeline } from '../pipeline/create.js';
+import { describeRun } from '../pipeline/describe.js';
 import { maskAllRequested, passthroughRequested } from '../command/passthrough.js';
-import type { PipelineContext } from '../pipeline/types.js';
 import { LazyStore } from './store-access.js';
 import { writeSafely, holdWindow } from './sink.js';
 import { RunBook, collectTrace, recordRun } from './run-record.js';
@@ -48,10 +48,9 @@ export function runPipe(opts: PipeOptions = {}): Promise<number> {
       return;
     }
     const store = new LazyStore();
-    const ctx: PipelineContext = { door: 'pipe', command: opts.command, sessionId: opts.sessionId, agentId: opts.agentId, cwd: process.cwd(), archive: store.archive(), ...holdWindow(env), maskAll: maskAllRequested(env) };
-    const book = new RunBook(ctx, store);
-    book.attachLedger(env);
-    const pipeline = createPipeline(ctx);
+    const desc = describeRun({ door: 'pipe', command: opts.command, sessionId: opts.sessionId, agentId: opts.agentId, cwd: process.cwd(), hold: holdWindow(env), maskAll: maskAllRequested(env) });
+    const book = new RunBook(desc, store);
+    const pipeline = createPipeline(desc, book.edges(env));
     const delivered = collectTrace(pipeline);
     let closed = false;
     let signalled: NodeJS.Signals | null = null;
@@ -74,9 +73,12 @@ export function runPipe(opts: PipeOptions = {}): Promise<number> {
     let lastData = Date.now();
     const onData = () => { lastData = Date.now(); };
     stdin.on('data', onData);
-    stdin.pipe(pipeline);
+    stdin.pipe(pipeline, { end: false });
 
+    // The input ends with the exit code the door knows: none, or a signal's (an interrupted run
+    // is judged like a failing one: it goes out as it came).
     let ended = false;
+    const endPipeline = () => pipeline.end({ exitCode: signalled ? signalExit(signalled) : null });
     const endInput = () => {
       if (ended) return;
       ended = true;
@@ -84,17 +86,19 @@ export function runPipe(opts: PipeOptions = {}): Promise<number> {
       stdin.off('data', onData);
       // Nothing more is read: a producer still running gets EPIPE when it writes again.
       (stdin as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
-      pipeline.end();
+      endPipeline();
     };
-    stdin.once('end', () => { ended = true; });
+    stdin.once('end', () => {
+      if (ended) return;
+      ended = true;
+      endPipeline();
+    });
     const onSignal = (sig: NodeJS.Signals) => {
       if (signalled) {
         // Asked twice: leave now, with what already went out.
         process.exit(signalExit(signalled));
       }
       signalled = sig;
-      // The gate reads the exit code when the input ends: an interrupted run goes out as it came.
-      ctx.exitCode = signalExit(sig);
       if (ended) return;
       const t0 = Date.now();
       const settle = () => {

@@ -9,17 +9,15 @@
  * The read's content is archived before any marker names it (rule 5), and the run, the ledger
  * lines and the view are recorded like any other delivery.
  */
-import type { PipelineContext } from '../pipeline/types.js';
 import type { HostAdapter, JsonObject, PostReadInput } from '../hosts/adapter.js';
-import type { LazyStore } from './store-access.js';
-import type { AfterDistil } from './distil-text.js';
-import { distilText } from './distil-text.js';
+import { distilText, likeOriginal, recordDistilled } from './distil-text.js';
+import { hookRun, type PostToolDeps, type PostToolResult } from './tool-call.js';
 import { planReread, renderReread, hostLines } from '../reread/plan.js';
 import { loadFileViews } from '../store/file-views.js';
 import { putBlob } from '../store/archive.js';
 import { lineHash, packHashes, ShownSet } from '../store/linehash.js';
 import { RunBook, type FileViewRecord } from './run-record.js';
-import { WHOLE } from './model-view.js';
+import { WHOLE } from '../hosts/model-view.js';
 import { maskAllRequested } from '../command/passthrough.js';
 import { detectStructured } from '../pipeline/guard.js';
 import type { Line } from '../pipeline/types.js';
@@ -64,18 +62,21 @@ export function rereadsOn(input: PostReadInput, env: NodeJS.ProcessEnv): boolean
   return env.OMNI_LEDGER !== '0' && !!input.sessionId;
 }
 
-export async function answerReread(
+/**
+ * The re-read answer when there is one: the host's reply and the content it carries; `whole` when
+ * the read must reach the reader as it is (it asked again right after "unchanged"); null when
+ * the read goes the ordinary way. An answer is archived, then recorded in `book`.
+ */
+async function answerReread(
   host: HostAdapter,
-  p: JsonObject,
   input: PostReadInput,
-  env: NodeJS.ProcessEnv,
-  store: LazyStore,
-  ctx: PipelineContext,
-  after: AfterDistil | undefined,
-  log: (what: string) => void,
+  payload: JsonObject,
+  deps: PostToolDeps,
+  book: RunBook,
 ): Promise<{ reply: string; content: string } | { whole: true } | null> {
+  const { env, log } = deps;
   if (!host.replyReadAs || !rereadsOn(input, env) || structuredRead(input.path, input.content)) return null;
-  const s = store.get();
+  const s = deps.store.get();
   if (!s) return null;
   let views;
   try {
@@ -106,11 +107,9 @@ export async function answerReread(
   }
   const r = renderReread(plan, read, handle);
   if (Buffer.byteLength(r.content) >= raw.byteLength) return null;
-  const reply = host.replyReadAs(p, input, r.content, r.startLine);
+  const reply = host.replyReadAs(payload, input, r.content, r.startLine);
   if (!reply) return null;
   if (env.OMNI_HOOK_TRACE) log(`reread ${input.path}: ${plan.kind}, ${raw.byteLength} B -> ${Buffer.byteLength(r.content)} B`);
-
-  const book = new RunBook(ctx, store);
   book.record({
     raw,
     delivered: Buffer.from(r.content, 'utf8'),
@@ -124,14 +123,8 @@ export async function answerReread(
     // the lines read now.
     fileView: viewOfRead(input, plan.kind === 'unchanged' ? 'marker' : 'shown'),
     hashes: plan.kind === 'changed' ? hashesOf(hostLines(input.content).slice(plan.window.first - input.startLine, plan.window.last - input.startLine + 1)) : undefined,
+    now: deps.now?.(),
   });
-  if (after) {
-    try {
-      after(s, await import('./session-events.js'));
-    } catch (err) {
-      log(`session memory: ${(err as Error).message}`);
-    }
-  }
   return { reply, content: r.content };
 }
 
@@ -150,37 +143,26 @@ function hashesOf(lines: readonly string[]): Buffer {
 }
 
 /**
- * A host's Read, the whole way a door takes it: answered from what the reader was shown when it
- * can be, else distilled (the read distiller keeps every line; the ledger may fold a head the
- * reader was shown), the view it leaves recorded either way. Returns the reply ('' = none) and
- * the content the model gets. The hook door and `omni discover` both come through here.
+ * A host's Read, the whole way a door takes it (handlePostTool's Read, ./post-tool.ts): answered
+ * from what the reader was shown when it can be, else distilled (the read distiller keeps every
+ * line; the ledger may fold a head the reader was shown), the view it leaves recorded either way.
  */
-export async function replyToRead(
-  host: HostAdapter,
-  p: JsonObject,
-  input: PostReadInput,
-  env: NodeJS.ProcessEnv,
-  store: LazyStore,
-  ctx: PipelineContext,
-  after: AfterDistil | undefined,
-  log: (what: string) => void,
-): Promise<{ reply: string; content: string }> {
+export async function replyToRead(host: HostAdapter, input: PostReadInput, payload: JsonObject, deps: PostToolDeps): Promise<PostToolResult> {
   const replyRead = host.replyRead;
-  if (!replyRead) return { reply: '', content: input.content };
-  const answered = await answerReread(host, p, input, env, store, ctx, after, log);
-  if (answered && 'reply' in answered) return answered;
-  let content = input.content;
+  const content = input.content;
+  if (!replyRead) return { reply: '', text: content, delivered: content, view: WHOLE };
+  const desc = await hookRun(input, `Read ${input.path}`, 'Read', deps.env);
+  const book = new RunBook(desc, deps.store);
+  const answered = await answerReread(host, input, payload, deps, book);
+  if (answered && 'reply' in answered) return { reply: answered.reply, text: content, delivered: answered.content, view: WHOLE };
   // Sent whole after "unchanged": distilled without the ledger, so no line of it folds either.
-  const distilEnv = answered ? { ...env, OMNI_LEDGER: '0' } : env;
-  const reply = await distilText(ctx, input.content, distilEnv, store, after, log, (res) => {
-    let out = res.output;
-    if (out.endsWith('\n') && !input.content.endsWith('\n')) out = out.slice(0, -1);
-    const reply = res.changed ? replyRead(p, input, out) : '';
-    if (reply !== '') content = out;
-    // A Read's content is what the host shows, and a reply is a head fold of it: every line the
-    // stage let through reached the model either way, and the reader holds the content read (the
-    // folded head it held already), whether the host applied the reply or not.
-    return { reply, applied: reply !== '', view: WHOLE, fileView: rereadsOn(input, env) ? viewOfRead(input) : undefined };
-  });
-  return { reply, content };
+  const distilEnv = answered ? { ...deps.env, OMNI_LEDGER: '0' } : deps.env;
+  const d = await distilText(desc, content, book, distilEnv, deps.log);
+  const out = likeOriginal(d.output, content);
+  const reply = d.changed ? replyRead(payload, input, out) : '';
+  // A Read's content is what the host shows, and a reply is a head fold of it: every line the
+  // stage let through reached the model either way, and the reader holds the content read (the
+  // folded head it held already), whether the host applied the reply or not.
+  recordDistilled(book, d, { applied: reply !== '', view: WHOLE, fileView: rereadsOn(input, deps.env) ? viewOfRead(input) : undefined, now: deps.now?.() });
+  return { reply, text: content, delivered: reply !== '' ? out : content, view: WHOLE };
 }

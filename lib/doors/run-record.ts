@@ -1,70 +1,87 @@
 import type { PipelineContext } from '../pipeline/types.js';
-import type { Pipeline } from '../pipeline/create.js';
+import type { Pipeline, RunEdges } from '../pipeline/create.js';
 import type { LazyStore } from './store-access.js';
-import { createLedgerStage, hashesOfLines, type LedgerStage } from '../pipeline/ledger.js';
-import { loadShown } from '../store/ledger.js';
+import { hashesOfLines, type LedgerStage } from '../pipeline/ledger.js';
+import { LedgerEdge } from '../pipeline/ledger-edge.js';
+import { loadShown, type Shown } from '../store/ledger.js';
 import { filterPacked } from '../store/linehash.js';
-import { headView, NOTHING, type ModelView } from './model-view.js';
+import { headView, NOTHING, type ModelView } from '../hosts/model-view.js';
 import { recordDistillation } from '../store/record.js';
 import type { FileViewRow } from '../store/file-views.js';
-
-/** A file view as a door knows it: the reader scope comes from the run's context. */
-export type FileViewRecord = Omit<FileViewRow, 'handle' | 'at' | 'sessionId' | 'agentId'> & { content: Uint8Array };
 import { logDiagnostic } from '../store/diagnostics.js';
 import { analyzeCommand } from '../command/parse.js';
 
+/** A file view as a door knows it: the reader scope comes from the run's context. */
+export type FileViewRecord = Omit<FileViewRow, 'handle' | 'at' | 'sessionId' | 'agentId'> & { content: Uint8Array };
+
+/** One run as the door records it, after the run and after the door decided what to do with it. */
+export interface RunRecord {
+  raw: Buffer | null;
+  delivered: Buffer | null;
+  bytesIn: number;
+  bytesOut: number;
+  distiller: string;
+  family?: string;
+  rawHandle?: string | null;
+  /** The reader really received `delivered`. */
+  applied: boolean;
+  /** What of it reached the model (lib/hosts/model-view.ts). */
+  view: ModelView;
+  /** A file read: what the reader now holds of the file (lib/store/file-views.ts). */
+  fileView?: FileViewRecord;
+  /** The lines new to the reader when no ledger stage ran (a re-read answered from its views). */
+  hashes?: Buffer;
+  /** The clock's time for the rows (default now). */
+  now?: number;
+}
+
 /**
- * What every door does around the one pipeline with the store: before the run, attach the
- * ledger stage for this reader (when there is a reader scope and a store); after it, write
- * the run row, the traces for `omni diff` and the ledger's delivery row in one transaction.
- * Both halves fail open: a store that cannot do them costs the ledger and the stats, never
- * the output.
+ * What every door does around the one pipeline with the store: before the run, the run's edges
+ * (the store's archive, and the ledger stage for this reader when there is a reader scope and a
+ * store); after it, the run row, the traces for `omni diff` and the ledger's delivery row in one
+ * transaction. Both halves fail open: a store that cannot do them costs the ledger and the
+ * stats, never the output.
  */
 export class RunBook {
-  private stage: LedgerStage | null = null;
+  private ledger: LedgerEdge | null = null;
   constructor(private readonly ctx: PipelineContext, private readonly store: LazyStore) {}
 
-  /** Sets `ctx.ledger` when the run has a reader scope and the store opens. */
-  attachLedger(env: NodeJS.ProcessEnv): void {
+  /** The run's edges: the archive, and the ledger when the run has a reader scope and the store opens. */
+  edges(env: NodeJS.ProcessEnv): RunEdges {
+    const shown = this.shown(env);
+    this.ledger = shown ? new LedgerEdge(this.ctx, shown) : null;
+    return { archive: this.store.archive(), ledger: this.ledger?.stage };
+  }
+
+  /** The same without the ledger (the door re-runs without it after the stage failed). */
+  withoutLedger(): RunEdges {
+    this.ledger = null;
+    return { archive: this.store.archive() };
+  }
+
+  private shown(env: NodeJS.ProcessEnv): Shown | null {
     const { ctx } = this;
-    if (!ctx.sessionId || !ctx.cwd || env.OMNI_LEDGER === '0') return;
+    if (!ctx.sessionId || !ctx.cwd || env.OMNI_LEDGER === '0') return null;
     try {
       const s = this.store.get();
-      if (!s) return;
-      const shown = loadShown(s, { sessionId: ctx.sessionId, agentId: ctx.agentId, cwd: ctx.cwd });
-      ctx.ledger = (run) => (this.stage = createLedgerStage(ctx, shown, run));
+      if (!s) return null;
+      return loadShown(s, { sessionId: ctx.sessionId, agentId: ctx.agentId, cwd: ctx.cwd });
     } catch (err) {
       logDiagnostic('ledger', err);
+      return null;
     }
   }
 
-  /** Drops the ledger (the door re-runs without it after the stage failed). */
-  detachLedger(): void {
-    this.ctx.ledger = undefined;
-    this.stage = null;
-  }
-
-  get ledgerAttached(): boolean {
-    return !!this.ctx.ledger;
-  }
-
   /**
-   * Records the run. `applied`: the reader really received `delivered`. `view`: what of it
-   * reached the model (lib/doors/model-view.ts); the ledger records only lines known to have
-   * reached it, so an "already shown" fold is never a claim about lines the host cut away.
+   * Records the run. The ledger records only lines known to have reached the model (`view`), so
+   * an "already shown" fold is never a claim about lines the host cut away.
    */
-  record(r: {
-    raw: Buffer | null; delivered: Buffer | null; bytesIn: number; bytesOut: number; distiller: string; family?: string; rawHandle?: string | null; applied: boolean; view: ModelView;
-    /** A file read: what the reader now holds of the file (lib/store/file-views.ts). */
-    fileView?: FileViewRecord;
-    /** The lines new to the reader when no ledger stage ran (a re-read answered from its views). */
-    hashes?: Buffer;
-  }): void {
+  record(r: RunRecord): void {
     const { ctx } = this;
     try {
       const s = this.store.get();
       if (!s) return;
-      const stage = this.stage;
+      const stage = this.ledger?.stageBuilt ?? null;
       const reader = ctx.sessionId && ctx.cwd ? { sessionId: ctx.sessionId, agentId: ctx.agentId, cwd: ctx.cwd } : null;
       recordDistillation(s, {
         run: {
@@ -76,6 +93,7 @@ export class RunBook {
         delivered: r.delivered ?? undefined,
         ledger: reader && stage ? { ...reader, ...shownOf(stage, r.view) } : reader && r.hashes ? { ...reader, hashes: r.hashes } : undefined,
         fileView: r.fileView && ctx.sessionId ? { ...r.fileView, sessionId: ctx.sessionId, agentId: ctx.agentId } : undefined,
+        now: r.now,
       });
     } catch (err) {
       logDiagnostic('record', err);

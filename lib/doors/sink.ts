@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { SPOOL_CAP_BYTES } from '../pipeline/spool.js';
+import type { HoldWindow } from '../pipeline/describe.js';
 
 /**
  * Copies a readable to a sink that may go away (`| head -1`): on EPIPE the run stops
@@ -30,7 +31,7 @@ export function writeSafely(src: Readable, sink: NodeJS.WritableStream, done: ()
 
 /**
  * The hold-back window for the streaming doors: OMNI_HOLD_MS, OMNI_HOLD_IDLE_MS and
- * OMNI_HOLD_BYTES override the defaults (2 s, 500 ms quiet, 256 KiB; see render.ts).
+ * OMNI_HOLD_BYTES override the defaults (2 s, 500 ms quiet, 256 KiB; lib/pipeline/describe.ts).
  * Unset or invalid values keep the default.
  *
  * When nobody watches the stream, hold to the end (up to the spool cap): a host's pre-hook
@@ -38,18 +39,18 @@ export function writeSafely(src: Readable, sink: NodeJS.WritableStream, done: ()
  * the output only when the command ends, so streaming early buys nothing and would cost a slow
  * failing run its verbatim delivery (it would end condensed, with a marker).
  */
-export function holdWindow(env: NodeJS.ProcessEnv): { holdMs?: number; holdBytes?: number; holdIdleMs?: number } {
+export function holdWindow(env: NodeJS.ProcessEnv): Partial<HoldWindow> {
   const num = (v: string | undefined) => (v && /^\d+$/.test(v) ? Number(v) : undefined);
-  const w: { holdMs?: number; holdBytes?: number; holdIdleMs?: number } = {};
+  const w: { -readonly [K in keyof HoldWindow]?: number } = {};
   if (env.OMNI_SESSION_ID || env.OMNI_BUFFERED === '1') {
-    w.holdMs = Infinity;
-    w.holdBytes = SPOOL_CAP_BYTES;
+    w.ms = Infinity;
+    w.bytes = SPOOL_CAP_BYTES;
   }
   const idle = num(env.OMNI_HOLD_IDLE_MS);
-  if (idle !== undefined) w.holdIdleMs = idle;
+  if (idle !== undefined) w.idleMs = idle;
   const ms = num(env.OMNI_HOLD_MS);
   const bytes = num(env.OMNI_HOLD_BYTES);
-  if (ms !== undefined) w.holdMs = ms;
-  if (bytes !== undefined) w.holdBytes = bytes;
+  if (ms !== undefined) w.ms = ms;
+  if (bytes !== undefined) w.bytes = bytes;
   return w;
 }

@@ -9,6 +9,8 @@
  *   ./installers.ts.
  */
 
+import type { ModelView } from './model-view.js';
+
 export type JsonObject = Record<string, unknown>;
 
 export function isObject(v: unknown): v is JsonObject {
@@ -86,6 +88,7 @@ export type HookInput =
   | (Common & { kind: 'pre-compact'; trigger: string });
 
 export type PreToolInput = Extract<HookInput, { kind: 'pre-tool' }>;
+export type PostToolInput = Extract<HookInput, { kind: 'post-tool' }>;
 export type PostShellInput = Extract<HookInput, { kind: 'post-tool'; tool: 'shell' }>;
 export type PostReadInput = Extract<HookInput, { kind: 'post-tool'; tool: 'read' }>;
 export type PostMcpInput = Extract<HookInput, { kind: 'post-tool'; tool: 'mcp' }>;
@@ -108,6 +111,12 @@ export interface HostAdapter {
    * `output`: the distilled text that replaces a successful shell output.
    */
   replyOutput(payload: JsonObject, input: PostShellInput, output: string): string;
+  /**
+   * What of a shell result reached the model (the ledger records only that, ./model-view.ts):
+   * with a reply (`reply` non-empty, `sent` the text omni put in it), what the host shows of the
+   * reply; without one, the host's own view of the original (`full`: the whole output omni read).
+   */
+  viewOf(payload: JsonObject, input: PostShellInput, d: { reply: string; sent: string; full: string }): ModelView;
   /**
    * The host applies a replaced output only as an error result (Gemini CLI 0.61: a deny
    * reason). A model told that a success failed may retry or go looking for the failure, so

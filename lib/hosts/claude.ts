@@ -10,6 +10,7 @@
  */
 
 import { isObject, type HookInput, type HookKind, type HostAdapter, type JsonObject } from './adapter.js';
+import { bashShown, claudeShellView } from './claude-view.js';
 
 export { isObject, type JsonObject };
 export { hasPassthroughPrefix, isOmniOwnCommand, omniExecOriginal, omniSubcommand, shQuote } from './omni-command.js';
@@ -436,15 +437,16 @@ export const claude: HostAdapter = {
   replyOutput(p, input, text) {
     const r = (p as PostToolUsePayload).tool_response as BashToolResponse;
     if (input.outputFile === undefined && text === r.stdout && r.stderr === '') return '';
-    // Bash's `stderr` holds the tool's own notices (the command's stderr is already in stdout).
-    // The model sees "<stdout>\n<stderr>"; keep that text, moved into stdout, so the reply's
-    // stderr can be "" without losing a notice.
-    const out = r.stderr !== '' ? (text === '' ? r.stderr : `${text}\n${r.stderr}`) : text;
+    const out = bashShown(text, r.stderr);
     // Persisted output (measured with the real CLI 2.1.332, docs/claude-code-findings.md):
     // keeping persistedOutputPath/Size makes the host show only the first 2 KB of the digest in
     // its <persisted-output> wrapper, pointing at the RAW file; dropping them makes it send the
     // digest exactly. So always drop them; the raw bytes stay reachable through the markers.
     return bashReply(r, out, { dropPersisted: true });
+  },
+  viewOf(p, input, d) {
+    const r = (p as PostToolUsePayload).tool_response as BashToolResponse;
+    return claudeShellView({ ...d, stderr: r.stderr, persisted: input.outputFile !== undefined });
   },
   replyRead(p, input, content) {
     // Only a fold at the head, or lines changed in place (secrets masked under OMNI_MASK=all),

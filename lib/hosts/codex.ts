@@ -26,6 +26,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { definedIn, shellStartupFiles } from './shell-startup.js';
 import { isObject, type HookInput, type HookKind, type HostAdapter, type JsonObject, type PostShellInput, type PreToolInput, type RewriteDecision } from './adapter.js';
+import { headView, linesView, WHOLE, type ModelView } from './model-view.js';
 
 const KINDS: Record<string, HookKind> = {
   PreToolUse: 'pre-tool',
@@ -295,6 +296,30 @@ export function outputReply(output: string): string {
   return JSON.stringify({ decision: 'block', reason: `Process exited with code 0\nOutput:\n${output}` });
 }
 
+// ---------------------------------------------------------------------------------------------
+// What the model saw. Codex CLI 0.171.0 (docs/codex-findings.md): a result over ~10 KB reaches the hook already cut
+// to head and tail around `…N chars truncated…`, and the model gets that same view.
+
+const CODEX_CUT = /…\d+ chars truncated…/;
+
+/** omni stayed silent: the model got `tool_response`; the lines at Codex's cut are partial. */
+export function codexSilent(toolResponse: string): ModelView {
+  if (!CODEX_CUT.test(toolResponse)) return WHOLE;
+  const lines = toolResponse.split('\n');
+  const keep: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const cutHere = CODEX_CUT.test(lines[i]);
+    const nextToCut = (i > 0 && CODEX_CUT.test(lines[i - 1])) || (i + 1 < lines.length && CODEX_CUT.test(lines[i + 1]));
+    if (!cutHere && !nextToCut) keep.push(lines[i]);
+  }
+  return linesView(keep.join('\n'));
+}
+
+/** omni's block reason reached the model exactly (measured on short ones); a long one may be cut. */
+export function codexReplied(text: string): ModelView {
+  return headView(text);
+}
+
 export const codex: HostAdapter = {
   id: 'codex',
   recognise: (p) => isCodexPayload(p),
@@ -305,6 +330,7 @@ export const codex: HostAdapter = {
     if (input.failed !== false) return '';
     return outputReply(output);
   },
+  viewOf: (_p, input, d) => (d.reply !== '' ? codexReplied(d.sent) : codexSilent(input.output)),
   rewrite: {
     policy: (p: JsonObject, input: PreToolInput, env: NodeJS.ProcessEnv) => codexRewritePolicy(p, env, input.command),
     // Codex requires a non-empty reason with a deny (0.171.0 rejects one without).

@@ -5,6 +5,7 @@
  * omni through its MCP tool `omni_run` (tier "handoff", installed by ./cursor-install.ts).
  */
 import type { HostAdapter } from './adapter.js';
+import { NOTHING } from './model-view.js';
 
 export const cursor: HostAdapter = {
   id: 'cursor',
@@ -12,4 +13,5 @@ export const cursor: HostAdapter = {
   kindOf: () => null,
   read: () => null,
   replyOutput: () => '',
+  viewOf: () => NOTHING,
 };

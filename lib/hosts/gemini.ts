@@ -19,6 +19,7 @@ import { ancestorArgs } from './process-tree.js';
 import { readText } from './read-text.js';
 import { definedIn, shellStartupFiles } from './shell-startup.js';
 import { isObject, type HookInput, type HookKind, type HostAdapter, type JsonObject, type PostShellInput, type RewriteDecision } from './adapter.js';
+import { HOST_MIN_INLINE_CHARS, NOTHING, WHOLE } from './model-view.js';
 
 const KINDS: Record<string, HookKind> = {
   BeforeTool: 'pre-tool',
@@ -294,6 +295,9 @@ export const gemini: HostAdapter = {
     // 0.61.0 applies no success-shaped replacement: the deny reason takes the result's place.
     return JSON.stringify({ decision: 'deny', reason: frameShellText(frame, output) });
   },
+  // The CLI cuts long results by a threshold the user may set (tools.truncateToolOutputThreshold),
+  // and how it treats a long deny reason was not measured: only a short reply is known whole.
+  viewOf: (_p, _input, d) => (d.reply !== '' && d.sent.length < HOST_MIN_INLINE_CHARS ? WHOLE : NOTHING),
   rewrite: {
     policy: (_p, input, env) => {
       const d = rewritePolicy(input, { cliArgv: () => procCliArgv(), ruleSources: (cwd) => fsRuleSources(env, cwd) });

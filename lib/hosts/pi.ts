@@ -10,6 +10,7 @@
 import type { ToolResultEvent, ToolResultEventResult } from './pi-api.js';
 import { isOmniOwnCommand } from './omni-command.js';
 import { passthroughRequested } from '../command/passthrough.js';
+import { dropFirstLine, linesView, WHOLE, type ModelView } from './model-view.js';
 
 // ---------------------------------------------------------------------------------------------
 // Pure helpers: what Pi handed over, and what goes back.
@@ -69,6 +70,23 @@ export function bashPatch(r: PiBashSuccess, distilled: { output: string; changed
   if (!distilled.changed || distilled.output === r.text) return undefined;
   if (r.fullOutputPath && Buffer.byteLength(distilled.output, 'utf8') >= Buffer.byteLength(r.text, 'utf8')) return undefined;
   return { content: [{ type: 'text', text: distilled.output }] };
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the model saw. Pi 0.73.1 (docs/pi-findings.md): a cut result keeps the tail and ends with
+// Pi's pointer line.
+
+/** omni left a result Pi cut: the model got Pi's tail, whose first line may be partial. */
+export function piSilentCut(text: string): ModelView {
+  return linesView(dropFirstLine(text));
+}
+
+/**
+ * A patch reaches the model as it is; without one the model gets Pi's own result: whole, or for
+ * a cut one Pi's tail.
+ */
+export function piView(r: PiBashSuccess, patched: boolean): ModelView {
+  return patched || !r.fullOutputPath ? WHOLE : piSilentCut(r.text);
 }
 
 /** The system prompt with omni's session memory block appended (unchanged when there is none). */

@@ -83,48 +83,27 @@ export type PassReason = 'json' | 'ndjson' | 'yaml' | 'csv' | 'tsv' | 'binary' |
 export type Door = 'exec' | 'pipe' | 'hook';
 
 /**
- * A rule set already loaded (lib/rules/load.ts RuleSet). Opaque here: the kit imports nothing
- * above it, and only the registry, which does know the type, reads it.
+ * What a stage may know about the run: the door's description of it, fixed before the pipeline
+ * is built and never written after (lib/pipeline/describe.ts adds what the door resolved: the
+ * route and the hold window). What the run writes to (the archive, the ledger) and how it ended
+ * (the exit code) are not part of it: createPipeline takes them apart.
  */
-export type RuleSetRef = object;
-
-/** Everything a stage may know about the run. Built once by the door. */
 export interface PipelineContext {
+  readonly door: Door;
   /** The command line as the user typed it, if known. */
-  command?: string;
-  /** Exit code, if known up front (hook door). exec sets it when the child ends. */
-  exitCode?: number | null;
-  door: Door;
+  readonly command?: string;
   /** 'claude', 'codex', … when called from a host hook. */
-  host?: string;
+  readonly host?: string;
   /** Reader scope for the ledger: session_id/agent_id. */
-  sessionId?: string;
-  agentId?: string;
-  /** Working directory (project scope for the ledger). */
-  cwd?: string;
+  readonly sessionId?: string;
+  readonly agentId?: string;
+  /** Working directory (project scope for the ledger and the project's rules). */
+  readonly cwd?: string;
   /** The tool that produced the payload in the hook door ('Bash', 'Read'). */
-  tool?: string;
-  /**
-   * Hold-back window. Output is held (and can still be replaced by the raw bytes)
-   * until this many bytes or milliseconds have passed; after that it streams.
-   * The hook door sets `holdMs: Infinity` so its result never depends on timing.
-   */
-  holdBytes?: number;
-  holdMs?: number;
-  /** Holding also ends once no input arrived for this long (see DEFAULT_HOLD_IDLE_MS). */
-  holdIdleMs?: number;
+  readonly tool?: string;
   /**
    * OMNI_MASK=all: secrets are masked in reads, failing exits and passthrough text too (by
    * default only output omni distils is masked; those pass byte for byte).
    */
-  maskAll?: boolean;
-  /** Receipt store for removed bytes. Without it nothing may be removed. */
-  archive?: Archive;
-  /**
-   * Rules of one's own (lib/rules/load.ts): the omni home holding the user's rules (default
-   * `$OMNI_HOME` of this process), or a set loaded already (`omni rules test`).
-   */
-  rules?: { home?: string; set?: RuleSetRef };
-  /** Extra stage inserted before render (the ledger), built by the door with the run's state. */
-  ledger?: (run: { passthrough: string | null }) => import('node:stream').Transform;
+  readonly maskAll?: boolean;
 }

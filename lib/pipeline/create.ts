@@ -1,5 +1,5 @@
 import { Duplex, type Transform } from 'node:stream';
-import type { Batch, PipelineContext } from '../kit/types.js';
+import type { Archive, Batch } from '../kit/types.js';
 import { RunState } from '../kit/stage.js';
 import { Coverage, Spool, SPOOL_CAP_BYTES } from './spool.js';
 import { frame } from './frame.js';
@@ -8,14 +8,32 @@ import { classify } from './classify.js';
 import { distill } from './distill.js';
 import { collapse } from './collapse.js';
 import { redact } from './redact.js';
-import { passthroughRequested } from '../command/passthrough.js';
-import { render, DEFAULT_HOLD_MS, DEFAULT_HOLD_IDLE_MS, DEFAULT_HOLD_BYTES, type RenderReport } from './render.js';
+import { render, type RenderReport } from './render.js';
+import type { RunDescription } from './describe.js';
+
+/** What a run writes to, passed in by the door beside the run's description. */
+export interface RunEdges {
+  /** Receipt store for removed bytes. Without it nothing may be removed. */
+  archive?: Archive;
+  /** The reader's ledger stage (inserted before render), built with the run's state (./ledger-edge.ts). */
+  ledger?: (run: RunState) => Transform;
+}
+
+/** How the input ended: the door's `end({ exitCode })`. A failing exit goes out verbatim. */
+export interface RunEnd {
+  exitCode: number | null;
+}
 
 export interface Pipeline extends Duplex {
   /** The raw input, while the spool still holds all of it (for the run's trace). */
   rawInput(): Buffer | null;
   /** Filled in as the run goes; complete after 'end'. */
   report: RenderReport & { distiller: string; family: string; passthrough: string | null };
+  /** Ends the input with the producer's exit code (and a last chunk, if any). */
+  end(exit: RunEnd, last?: string | Buffer): this;
+  end(cb?: () => void): this;
+  end(chunk: unknown, cb?: () => void): this;
+  end(chunk: unknown, encoding?: BufferEncoding, cb?: () => void): this;
 }
 
 /**
@@ -25,7 +43,8 @@ export interface Pipeline extends Duplex {
  *
  * Write raw bytes in, read distilled (or, when the gate says so, the exact raw) bytes out.
  * The raw bytes are teed to a spool that keeps every byte the output has not yet covered,
- * so the verbatim fallback and the archive can always copy them.
+ * so the verbatim fallback and the archive can always copy them. The run's description is the
+ * door's (./describe.ts): routed, its rules read, its hold window set before this is built.
  *
  * Once the run is known to be passthrough (structured, binary, invalid UTF-8, no
  * distiller), render hands over: the stages are ended, and from the offset render reached
@@ -33,148 +52,202 @@ export interface Pipeline extends Duplex {
  * copy through the spool. An internal error anywhere fails open the same way: from the raw
  * offset the delivered output covers, the rest of the input is copied through.
  */
-export function createPipeline(ctx: PipelineContext): Pipeline {
-  const run = new RunState();
-  // Whatever may still be replaced by the raw bytes must stay in the spool: the whole hold
-  // window (all of a hook's payload).
-  const spool = new Spool(Math.max(SPOOL_CAP_BYTES, ctx.holdBytes ?? DEFAULT_HOLD_BYTES));
-  const coverage = new Coverage();
-  const report = { rawBytes: 0, outBytes: 0, changed: false, verbatim: null, streamed: false, rawHandle: null, rawCovered: 0, distiller: 'none', family: 'none', passthrough: null } as Pipeline['report'];
-  if (passthroughRequested(ctx.command)) run.passthrough = 'passthrough';
+export function createPipeline(desc: RunDescription, edges: RunEdges = {}): Pipeline {
+  return new PipelineStream(desc, edges);
+}
 
-  // 'pipeline': bytes go through the stages. 'draining': render handed over, its last bytes
-  // are still on their way out. 'direct': raw chunks go straight to the output.
-  let state: 'pipeline' | 'draining' | 'direct' = 'pipeline';
-  let delivered = 0; // bytes that left through the tail
-  let covered = 0; // the raw offset those bytes cover
-  let finalCalled = false;
-  // A write waiting for the head stage to drain, or for the hand-over / the reader.
-  let pendingWrite: ((err?: Error | null) => void) | null = null;
-  const release = () => { const f = pendingWrite; pendingWrite = null; f?.(); };
+function isRunEnd(v: unknown): v is RunEnd {
+  return typeof v === 'object' && v !== null && !(v instanceof Uint8Array) && 'exitCode' in v;
+}
 
-  const stages: Transform[] = [frame(run), guard(run), classify(run), distill(ctx, run), collapse(run), redact(run, { maskAll: ctx.maskAll, read: ctx.tool === 'Read' })];
-  if (ctx.ledger) stages.push(ctx.ledger(run));
-  const tail = render(ctx, run, spool, report, {
-    coverage,
-    handOver: () => {
-      if (state !== 'pipeline') return;
-      state = 'draining';
-      // Render writes nothing more: end the stages so the tail ends once its bytes are out.
-      if (!stages[0].writableEnded) stages[0].end();
-      release();
-    },
-  });
-  stages.push(tail);
-  // `pipe(dest)` ending dest itself compares dest with process.stdout and process.stderr, and
-  // touching those builds both streams (net, tty: ~2 ms of a hook call that prints neither).
-  // Ending each stage on its source's 'end' is the same as pipe's own.
-  for (let i = 0; i < stages.length - 1; i++) {
-    const next = stages[i + 1];
-    stages[i].pipe(next, { end: false });
-    stages[i].once('end', () => next.end());
+/**
+ * 'pipeline': bytes go through the stages. 'draining': render handed over, its last bytes are
+ * still on their way out. 'direct': raw chunks go straight to the output.
+ */
+type Flow = 'pipeline' | 'draining' | 'direct';
+
+class PipelineStream extends Duplex implements Pipeline {
+  readonly report: Pipeline['report'] = { rawBytes: 0, outBytes: 0, changed: false, verbatim: null, streamed: false, rawHandle: null, rawCovered: 0, distiller: 'none', family: 'none', passthrough: null };
+  private readonly run = new RunState();
+  private readonly spool: Spool;
+  private readonly coverage = new Coverage();
+  private readonly stages: Transform[];
+  private readonly head: Transform;
+  private readonly tail: Transform;
+  private readonly timers: HoldTimers;
+  private flow: Flow = 'pipeline';
+  private delivered = 0; // bytes that left through the tail
+  private covered = 0; // the raw offset those bytes cover
+  private finalCalled = false;
+  private exitCode: number | null = null;
+  /** A write waiting for the head stage to drain, or for the hand-over / the reader. */
+  private pendingWrite: ((err?: Error | null) => void) | null = null;
+
+  constructor(desc: RunDescription, edges: RunEdges) {
+    super();
+    // Whatever may still be replaced by the raw bytes must stay in the spool: the whole hold
+    // window (all of a hook's payload).
+    this.spool = new Spool(Math.max(SPOOL_CAP_BYTES, desc.hold.bytes));
+    if (desc.passthrough) this.run.passthrough = 'passthrough';
+    const run = this.run;
+    this.stages = [frame(run), guard(run), classify(run), distill(desc, run), collapse(run), redact(run, { maskAll: desc.maskAll, read: desc.tool === 'Read' })];
+    if (edges.ledger) this.stages.push(edges.ledger(run));
+    this.tail = render(desc, run, this.spool, this.report, { archive: edges.archive, exitCode: () => this.exitCode, coverage: this.coverage, handOver: () => this.handOver() });
+    this.stages.push(this.tail);
+    // `pipe(dest)` ending dest itself compares dest with process.stdout and process.stderr, and
+    // touching those builds both streams (net, tty: ~2 ms of a hook call that prints neither).
+    // Ending each stage on its source's 'end' is the same as pipe's own.
+    for (let i = 0; i < this.stages.length - 1; i++) {
+      const next = this.stages[i + 1];
+      this.stages[i].pipe(next, { end: false });
+      this.stages[i].once('end', () => next.end());
+    }
+    this.head = this.stages[0];
+    this.timers = new HoldTimers(desc.hold, run);
+    this.tail.on('data', (b: Buffer) => this.fromTail(b));
+    this.tail.on('end', () => this.tailEnded());
+    for (const s of this.stages) s.on('error', (err: Error) => this.failOpen(err));
   }
-  const head = stages[0];
 
-  // The hold window runs from the first raw byte, not from the first line to reach render:
-  // look-ahead stages (guard) may be holding lines of a slow producer.
-  const holdMs = ctx.holdMs ?? DEFAULT_HOLD_MS;
-  const idleMs = Math.min(ctx.holdIdleMs ?? DEFAULT_HOLD_IDLE_MS, holdMs);
-  let timer: NodeJS.Timeout | null = null;
-  let idle: NodeJS.Timeout | null = null;
-  const startTimer = () => {
-    if (!Number.isFinite(holdMs) || run.streaming) return;
-    if (!timer) {
-      timer = setTimeout(() => run.startStreaming(), holdMs);
-      timer.unref();
+  override end(exit: RunEnd, last?: string | Buffer): this;
+  override end(cb?: () => void): this;
+  override end(chunk: unknown, cb?: () => void): this;
+  override end(chunk: unknown, encoding?: BufferEncoding, cb?: () => void): this;
+  override end(...args: unknown[]): this {
+    const [first, last] = args;
+    if (!isRunEnd(first)) return (Duplex.prototype.end as (...a: unknown[]) => this).apply(this, args);
+    // Read by render when the input has ended: the gate passes a failure through by it.
+    this.exitCode = first.exitCode;
+    return last === undefined ? super.end() : super.end(last as Buffer);
+  }
+
+  rawInput(): Buffer | null {
+    return this.spool.truncated ? null : this.spool.all();
+  }
+
+  override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
+    this.spool.push(chunk);
+    if (this.flow === 'direct') {
+      if (!this.pushRaw(chunk)) this.pendingWrite = cb;
+      else cb();
+      return;
     }
-    if (idle) idle.refresh();
-    else {
-      idle = setTimeout(() => run.startStreaming(), idleMs);
-      idle.unref();
-    }
-  };
-  const stopTimers = () => {
-    if (timer) clearTimeout(timer);
-    if (idle) clearTimeout(idle);
-  };
+    // Handed over: the chunk waits in the spool until the tail's last bytes are out.
+    if (this.flow === 'draining') { this.pendingWrite = cb; return; }
+    this.timers.start();
+    if (!this.head.write(chunk)) {
+      this.pendingWrite = cb;
+      this.head.once('drain', () => { if (this.flow === 'pipeline') this.release(); });
+    } else cb();
+  }
+
+  override _final(cb: (err?: Error | null) => void): void {
+    this.finalCalled = true;
+    if (this.flow === 'direct') this.push(null);
+    else if (this.flow === 'pipeline') this.head.end();
+    cb();
+  }
+
+  override _read(): void {
+    if (this.flow === 'direct') this.release();
+    else this.tail.resume();
+  }
+
+  private release(): void {
+    const f = this.pendingWrite;
+    this.pendingWrite = null;
+    f?.();
+  }
+
+  /** Render writes nothing more: end the stages so the tail ends once its bytes are out. */
+  private handOver(): void {
+    if (this.flow !== 'pipeline') return;
+    this.flow = 'draining';
+    if (!this.head.writableEnded) this.head.end();
+    this.release();
+  }
+
+  private fromTail(b: Buffer): void {
+    this.delivered += b.length;
+    this.covered = this.coverage.delivered(this.delivered);
+    this.spool.release(this.covered);
+    if (!this.push(b)) this.tail.pause();
+  }
+
+  private tailEnded(): void {
+    this.timers.stop();
+    this.report.distiller = this.run.distiller;
+    this.report.family = this.run.family;
+    this.report.passthrough = this.run.passthrough;
+    if (this.flow === 'draining') return this.goDirect();
+    if (this.flow === 'direct') return;
+    this.push(null);
+  }
 
   /** Raw bytes straight to the output; false when the reader wants a pause. */
-  const pushRaw = (b: Buffer): boolean => {
+  private pushRaw(b: Buffer): boolean {
+    const { report, spool } = this;
     report.outBytes += b.length;
     report.rawCovered = spool.total;
     report.rawBytes = Math.max(report.rawBytes, spool.total);
     spool.release(spool.total);
-    return b.length ? duplex.push(b) : true;
-  };
+    return b.length ? this.push(b) : true;
+  }
 
   /** From the raw offset the delivered output covers, copy the rest of the input through. */
-  const goDirect = () => {
-    state = 'direct';
-    stopTimers();
-    for (const s of stages) { s.removeAllListeners('data'); s.destroy(); }
+  private goDirect(): void {
+    this.flow = 'direct';
+    this.timers.stop();
+    for (const s of this.stages) { s.removeAllListeners('data'); s.destroy(); }
     // Output still queued in the stages was never delivered: the spool kept its raw bytes.
-    report.outBytes = delivered;
-    pushRaw(spool.slice(covered, spool.total));
-    release();
-    if (finalCalled) duplex.push(null);
-  };
+    this.report.outBytes = this.delivered;
+    this.pushRaw(this.spool.slice(this.covered, this.spool.total));
+    this.release();
+    if (this.finalCalled) this.push(null);
+  }
 
-  const duplex = new Duplex({
-    write(chunk: Buffer, _enc, cb) {
-      spool.push(chunk);
-      if (state === 'direct') {
-        if (!pushRaw(chunk)) pendingWrite = cb;
-        else cb();
-        return;
-      }
-      // Handed over: the chunk waits in the spool until the tail's last bytes are out.
-      if (state === 'draining') { pendingWrite = cb; return; }
-      startTimer();
-      if (!head.write(chunk)) {
-        pendingWrite = cb;
-        head.once('drain', () => { if (state === 'pipeline') release(); });
-      } else cb();
-    },
-    final(cb) {
-      finalCalled = true;
-      if (state === 'direct') duplex.push(null);
-      else if (state === 'pipeline') head.end();
-      cb();
-    },
-    read() {
-      if (state === 'direct') release();
-      else tail.resume();
-    },
-  }) as Pipeline;
-  duplex.report = report;
-  duplex.rawInput = () => (spool.truncated ? null : spool.all());
-
-  tail.on('data', (b: Buffer) => {
-    delivered += b.length;
-    covered = coverage.delivered(delivered);
-    spool.release(covered);
-    if (!duplex.push(b)) tail.pause();
-  });
-  tail.on('end', () => {
-    stopTimers();
-    report.distiller = run.distiller;
-    report.family = run.family;
-    report.passthrough = run.passthrough;
-    if (state === 'draining') return goDirect();
-    if (state === 'direct') return;
-    duplex.push(null);
-  });
-  const failOpen = (err: Error) => {
+  private failOpen(err: Error): void {
     // After a hand-over the stages' work is done; a late error there changes nothing.
-    if (state === 'direct') return;
-    if (state === 'pipeline') {
-      report.verbatim = `internal error: ${err.message}`;
-      report.changed = delivered > 0;
+    if (this.flow === 'direct') return;
+    if (this.flow === 'pipeline') {
+      this.report.verbatim = `internal error: ${err.message}`;
+      this.report.changed = this.delivered > 0;
     }
-    goDirect();
-  };
-  for (const s of stages) s.on('error', failOpen);
-  return duplex;
+    this.goDirect();
+  }
+}
+
+/**
+ * The hold window runs from the first raw byte, not from the first line to reach render:
+ * look-ahead stages (guard) may be holding lines of a slow producer. It ends at `ms`, or once
+ * no input arrived for `idleMs`; a window of Infinity keeps no timer at all.
+ */
+class HoldTimers {
+  private timer: NodeJS.Timeout | null = null;
+  private idle: NodeJS.Timeout | null = null;
+  private readonly idleMs: number;
+
+  constructor(private readonly hold: RunDescription['hold'], private readonly run: RunState) {
+    this.idleMs = Math.min(hold.idleMs, hold.ms);
+  }
+
+  start(): void {
+    if (!Number.isFinite(this.hold.ms) || this.run.streaming) return;
+    if (!this.timer) {
+      this.timer = setTimeout(() => this.run.startStreaming(), this.hold.ms);
+      this.timer.unref();
+    }
+    if (this.idle) this.idle.refresh();
+    else {
+      this.idle = setTimeout(() => this.run.startStreaming(), this.idleMs);
+      this.idle.unref();
+    }
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    if (this.idle) clearTimeout(this.idle);
+  }
 }
 
 export type { Batch };

@@ -1,34 +1,19 @@
 import { Transform } from 'node:stream';
 import type { Batch, Line, PipelineContext } from '../kit/types.js';
 import { BATCH_QUEUE, type RunState } from '../kit/stage.js';
-import { routeCommand, sniffDistiller, specByName } from '../distillers/registry.js';
-import type { RuleSet } from '../rules/load.js';
+import { sniffDistiller } from '../distillers/registry.js';
+import type { RunDescription } from './describe.js';
 
 /**
- * distill: the registry's choice of distiller for this command. Without a command (a bare
- * `omni pipe`) the first batch is sniffed for a tool's own lines.
+ * distill: the distiller the door's description names (routed before the pipeline was built).
+ * Without a command (a bare `omni pipe`) the first batch is sniffed for a tool's own lines.
  */
-export function distill(ctx: PipelineContext, run: RunState): Transform {
-  if (ctx.tool === 'Read') {
-    // A host's file read is a file's text, every line of it the answer: the read distiller keeps
-    // it as it is (the ledger may still fold a head the reader was shown).
-    const spec = specByName('read');
-    run.distiller = spec.name;
-    run.family = spec.family;
-    return spec.create(ctx, run, { argv: [] });
-  }
-  if (ctx.command) {
-    // Rules of one's own belong to a place: a door names its cwd (or a set is given). A bare
-    // library call with neither stays a pure function of its input.
-    const scope = ctx.cwd || ctx.rules ? { cwd: ctx.cwd, home: ctx.rules?.home, set: ctx.rules?.set as RuleSet | undefined } : undefined;
-    const route = routeCommand(ctx.command, scope);
-    if (!route.distiller) run.passthrough = 'passthrough';
-    const spec = route.spec ?? specByName(route.distiller ?? 'generic');
-    run.distiller = route.distiller ? spec.name : 'none';
-    run.family = route.distiller ? spec.family : 'none';
-    return spec.create(ctx, run, { argv: route.argv ?? [] });
-  }
-  return sniffing(ctx, run);
+export function distill(desc: RunDescription, run: RunState): Transform {
+  const r = desc.routing;
+  if (r.kind === 'sniff') return sniffing(desc, run);
+  run.distiller = r.distiller;
+  run.family = r.family;
+  return r.spec.create(desc, run, { argv: r.argv });
 }
 
 /** A sniffed run has no command line: its producer's argv is empty. */

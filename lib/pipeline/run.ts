@@ -1,5 +1,5 @@
-import { createPipeline } from './create.js';
-import type { PipelineContext } from '../kit/types.js';
+import { createPipeline, type RunEdges } from './create.js';
+import { heldToEnd, type RunDescription } from './describe.js';
 
 export interface DistillResult {
   output: Buffer;
@@ -21,9 +21,10 @@ const CHUNK = 64 << 10;
 /**
  * The buffered door into the one pipeline (the hook uses it): writes the payload, reads
  * the result. Never holds on a timer, so the result depends only on input and store.
+ * `exitCode`: the producer's, when known (the hook's payloads are successes: 0).
  */
-export async function distillBuffer(ctx: PipelineContext, input: Buffer): Promise<DistillResult> {
-  const p = createPipeline({ ...ctx, holdMs: Infinity, holdBytes: Infinity });
+export async function distillBuffer(desc: RunDescription, input: Buffer, edges: RunEdges & { exitCode?: number | null } = {}): Promise<DistillResult> {
+  const p = createPipeline(heldToEnd(desc), edges);
   const chunks: Buffer[] = [];
   const done = new Promise<void>((resolve, reject) => {
     p.on('data', (b: Buffer) => chunks.push(b));
@@ -31,7 +32,7 @@ export async function distillBuffer(ctx: PipelineContext, input: Buffer): Promis
     p.on('error', reject);
   });
   for (let i = 0; i < input.length; i += CHUNK) p.write(input.subarray(i, i + CHUNK));
-  p.end();
+  p.end({ exitCode: edges.exitCode ?? null });
   await done;
   const output = Buffer.concat(chunks);
   const changed = !output.equals(input);

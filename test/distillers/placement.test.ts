@@ -77,12 +77,13 @@ t.test('every other corpus case: each fold marker stands where its run stood and
 
 t.test('streaming in small writes: a run still gets one marker in its place, across batches', async (t) => {
   const { createPipeline } = await import('../../lib/pipeline/create.js');
+  const { describeRun } = await import('../../lib/pipeline/describe.js');
   const { LazyStore } = await import('../../lib/doors/store-access.js');
   for (const name of ['803-npm-install-loglevel-http-cache', '808-pip-install-retries-disk-index', '714-pip-install']) {
     const c = corpusCase(name);
     const home = tempHome();
     const store = new LazyStore(home);
-    const p = createPipeline({ door: 'pipe', command: c.cmd, archive: store.archive(), holdBytes: 1, holdMs: Infinity });
+    const p = createPipeline(describeRun({ door: 'pipe', command: c.cmd, hold: { bytes: 1, ms: Infinity } }), { archive: store.archive() });
     const chunks: Buffer[] = [];
     const done = new Promise<void>((resolve, reject) => { p.on('data', (b: Buffer) => chunks.push(b)); p.on('end', resolve); p.on('error', reject); });
     // Writes of 300 bytes, each let through before the next: many small batches, streamed.

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { distillBuffer } from '../../lib/pipeline/run.js';
+import { describeRun } from '../../lib/pipeline/describe.js';
 import { LazyStore } from '../../lib/doors/store-access.js';
 import { runPipe } from '../../lib/doors/pipe.js';
 import { runExec } from '../../lib/doors/exec.js';
@@ -114,7 +115,7 @@ export function retrieveProcess(home: string, handle: string): { status: number 
 export async function pipeBuffered(input: Buffer, opts: { command?: string; home: string; cwd?: string }): Promise<Buffer> {
   const store = new LazyStore(opts.home);
   try {
-    const r = await distillBuffer({ door: 'pipe', command: opts.command, cwd: opts.cwd, archive: store.archive() }, input);
+    const r = await distillBuffer(describeRun({ door: 'pipe', command: opts.command, cwd: opts.cwd }), input, { archive: store.archive() });
     return r.output;
   } finally {
     store.close();

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LazyStore } from '../../lib/doors/store-access.js';
-import type { PipelineContext } from '../../lib/pipeline/types.js';
+import { describeRun, type RunRequest } from '../../lib/pipeline/describe.js';
 import { distillBuffer, type DistillResult } from '../../lib/pipeline/run.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -25,11 +25,12 @@ export function omni(args: string[], opts: { input?: Buffer | string; env?: Node
   });
 }
 
-/** The buffered door with a real store in a fresh home. */
-export async function distill(input: string | Buffer, ctx: Partial<PipelineContext> = {}, home = tempHome()): Promise<DistillResult & { home: string }> {
+/** The buffered door with a real store in a fresh home; `exitCode` is how the input ended. */
+export async function distill(input: string | Buffer, req: Partial<RunRequest> & { exitCode?: number | null } = {}, home = tempHome()): Promise<DistillResult & { home: string }> {
   const store = new LazyStore(home);
   try {
-    const r = await distillBuffer({ door: 'hook', archive: store.archive(), ...ctx }, Buffer.isBuffer(input) ? input : Buffer.from(input));
+    const { exitCode, ...rest } = req;
+    const r = await distillBuffer(describeRun({ door: 'hook', ...rest }), Buffer.isBuffer(input) ? input : Buffer.from(input), { archive: store.archive(), exitCode });
     return { ...r, home };
   } finally {
     store.close();

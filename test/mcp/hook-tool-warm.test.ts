@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ROOT, tempHome } from '../helpers/omni.js';
 import { loadCorpus } from '../helpers/corpus.js';
-import { runHook } from '../../lib/doors/hook.js';
-import { hookToolReply, resetWarmStore } from '../../lib/mcp/hook-tool.js';
+import { answerHook, runHook } from '../../lib/doors/hook.js';
+import { hookToolReply, resetWarmStore, type HookRunner } from '../../lib/mcp/hook-tool.js';
 import { hookToolInput, renderTemplate } from '../../lib/hosts/claude-hook-tool.js';
 
 const base = JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'claude-code', 'PostToolUse.Bash.seq-1-300.json'), 'utf8'));
@@ -54,12 +54,12 @@ t.test('a call that throws gets the empty reply; the calls beside it are answere
   const home = tempHome();
   t.teardown(resetWarmStore);
   const bad = payloads[3].tool_use_id;
-  const run = async (name: string, stdin: Buffer, env: NodeJS.ProcessEnv) => {
-    if (JSON.parse(stdin.toString()).tool_use_id === bad) {
+  const run: HookRunner = async (name, payload, deps) => {
+    if (payload.tool_use_id === bad) {
       await new Promise((r) => setTimeout(r, 5));
       throw new Error('a fault in one call');
     }
-    return runHook(name, stdin, env);
+    return answerHook(name, payload, deps);
   };
   const got = await Promise.all(payloads.map((p) => hookToolReply(args(p), envFor(home), run)));
   t.equal(got[3], '', 'the faulty call: empty reply (the host keeps the original output)');

@@ -51,8 +51,9 @@ t.test('a distillation that saves too little is replaced by the raw bytes', asyn
 
 t.test('without an archive nothing is removed', async (t) => {
   const { distillBuffer } = await import('../../lib/pipeline/run.js');
+  const { describeRun } = await import('../../lib/pipeline/describe.js');
   const text = noise(300) + 'end\n';
-  const r = await distillBuffer({ door: 'hook' }, Buffer.from(text));
+  const r = await distillBuffer(describeRun({ door: 'hook' }), Buffer.from(text));
   t.equal(r.output.toString(), text);
 });
 

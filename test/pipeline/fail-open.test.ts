@@ -1,14 +1,15 @@
 import t from 'tap';
 import { Transform } from 'node:stream';
 import { createPipeline } from '../../lib/pipeline/create.js';
+import { describeRun } from '../../lib/pipeline/describe.js';
 import { LazyStore } from '../../lib/doors/store-access.js';
 import { tempHome } from '../helpers/omni.js';
 
 const noise = (n: number) => Array.from({ length: n }, (_, i) => `Downloading package-${i % 7} ${i}%`).join('\n') + '\n';
 
-async function runWith(ledger: () => Transform, chunks: Buffer[], ctxExtra = {}): Promise<Buffer> {
+async function runWith(ledger: () => Transform, chunks: Buffer[], hold: { bytes?: number } = {}): Promise<Buffer> {
   const store = new LazyStore(tempHome());
-  const p = createPipeline({ door: 'pipe', archive: store.archive(), ledger, holdMs: Infinity, ...ctxExtra });
+  const p = createPipeline(describeRun({ door: 'pipe', hold: { ms: Infinity, ...hold } }), { archive: store.archive(), ledger });
   const out: Buffer[] = [];
   const done = new Promise<void>((resolve) => { p.on('data', (b: Buffer) => out.push(b)); p.on('end', () => resolve()); });
   for (const c of chunks) p.write(c);
@@ -34,7 +35,7 @@ t.test('a stage that crashes after streaming began still delivers the rest of th
   });
   const chunks: Buffer[] = [];
   for (let i = 0; i < input.length; i += 16384) chunks.push(input.subarray(i, i + 16384));
-  const out = (await runWith(late, chunks, { holdBytes: 1 })).toString();
+  const out = (await runWith(late, chunks, { bytes: 1 })).toString();
   t.ok(out.endsWith(input.subarray(-200_000).toString()), 'the raw input after the crash point arrives, exactly');
   t.ok(out.length <= input.length, 'nothing twice');
 });
@@ -45,6 +46,6 @@ t.test('a buffered payload larger than the streaming spool still falls back to i
   // No archive: nothing may be removed, so the gate must hand back every raw byte.
   const line = 'Downloading package-1 50%\n';
   const input = Buffer.from(line.repeat(Math.ceil((SPOOL_CAP_BYTES + (1 << 20)) / line.length)));
-  const r = await distillBuffer({ door: 'hook' }, input);
+  const r = await distillBuffer(describeRun({ door: 'hook' }), input);
   t.ok(r.output.equals(input), `${input.length} bytes back, exactly`);
 });

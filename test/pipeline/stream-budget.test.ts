@@ -4,26 +4,25 @@ import { createPipeline } from '../../lib/pipeline/create.js';
 import { LazyStore } from '../../lib/doors/store-access.js';
 import { getBlob } from '../../lib/store/archive.js';
 import { MARKER_RE } from '../../lib/pipeline/marker.js';
-import type { PipelineContext } from '../../lib/pipeline/types.js';
+import { describeRun, type RunRequest } from '../../lib/pipeline/describe.js';
 import { omni, tempHome } from '../helpers/omni.js';
 
 /**
  * A producer that pauses past the hold window, so the run streams: the first part is held,
  * the pause starts streaming, the rest is rendered as it comes.
  */
-async function streamed(parts: Array<string | Buffer>, ctx: Partial<PipelineContext> = {}, exitCode?: number) {
+async function streamed(parts: Array<string | Buffer>, opts: { archive?: false } = {}, exitCode?: number) {
   const home = tempHome();
   const store = new LazyStore(home);
-  const c: PipelineContext = { door: 'exec', archive: store.archive(), holdMs: 30, holdIdleMs: 30, ...ctx };
-  const p = createPipeline(c);
+  const req: RunRequest = { door: 'exec', hold: { ms: 30, idleMs: 30 } };
+  const p = createPipeline(describeRun(req), { archive: opts.archive === false ? undefined : store.archive() });
   const out: Buffer[] = [];
   const done = new Promise<void>((resolve) => { p.on('data', (b: Buffer) => out.push(b)); p.on('end', () => resolve()); });
   for (const part of parts) {
     p.write(Buffer.isBuffer(part) ? part : Buffer.from(part));
     await sleep(120);
   }
-  c.exitCode = exitCode;
-  p.end();
+  p.end({ exitCode: exitCode ?? null });
   await done;
   const output = Buffer.concat(out);
   const input = Buffer.concat(parts.map((x) => (Buffer.isBuffer(x) ? x : Buffer.from(x))));
@@ -94,7 +93,7 @@ t.test('squeezed blank lines while streaming: put back when they cannot pay for 
 
 t.test('with no archive a stream changes nothing in place (no receipt could name the raw input)', async (t) => {
   const coloured = Array.from({ length: 60 }, (_, i) => green(`passed case ${i}`) + '\n').join('');
-  const r = await streamed([plain(3, 'build'), coloured, coloured], { archive: undefined });
+  const r = await streamed([plain(3, 'build'), coloured, coloured], { archive: false });
   t.ok(r.streamed);
   t.equal(r.output.toString(), r.input.toString());
   r.close();
@@ -105,7 +104,7 @@ t.test('the same stream with no pause is held and judged whole: never larger eit
   for (const input of [green('ok') + '\n' + plain(3, 'x'), plain(3, 'build') + coloured]) {
     const home = tempHome();
     const store = new LazyStore(home);
-    const p = createPipeline({ door: 'pipe', archive: store.archive(), holdMs: Infinity });
+    const p = createPipeline(describeRun({ door: 'pipe', hold: { ms: Infinity } }), { archive: store.archive() });
     const out: Buffer[] = [];
     const done = new Promise<void>((resolve) => { p.on('data', (b: Buffer) => out.push(b)); p.on('end', () => resolve()); });
     p.end(Buffer.from(input));

@@ -1,6 +1,7 @@
 import t from 'tap';
 import fc from 'fast-check';
 import { createPipeline } from '../../lib/pipeline/create.js';
+import { describeRun } from '../../lib/pipeline/describe.js';
 import { LazyStore } from '../../lib/doors/store-access.js';
 import { getBlob } from '../../lib/store/archive.js';
 import { MARKER_RE } from '../../lib/pipeline/marker.js';
@@ -39,13 +40,11 @@ t.test('no output is larger than its input; no marker means the raw bytes; chang
     fc.asyncProperty(stream, async ({ lines, crlf, exit, chunk, streaming }) => {
       const eol = crlf ? '\r\n' : '\n';
       const input = Buffer.from(lines.map(([l, n]) => (l.startsWith('Downloading') ? `${l}${eol}`.repeat(1 + n) : l + eol)).join(''));
-      const ctx = { door: 'exec' as const, archive: store.archive(), holdMs: Infinity, holdBytes: streaming ? 1 : undefined, exitCode: undefined as number | undefined };
-      const p = createPipeline(ctx);
+      const p = createPipeline(describeRun({ door: 'exec', hold: { ms: Infinity, bytes: streaming ? 1 : undefined } }), { archive: store.archive() });
       const out: Buffer[] = [];
       const done = new Promise<void>((resolve) => { p.on('data', (b: Buffer) => out.push(b)); p.on('end', () => resolve()); });
       for (let i = 0; i < input.length; i += chunk) p.write(input.subarray(i, i + chunk));
-      ctx.exitCode = exit;
-      p.end();
+      p.end({ exitCode: exit });
       await done;
       const output = Buffer.concat(out);
       if (output.length > input.length) throw new Error(`larger: ${output.length} > ${input.length}`);

@@ -14,6 +14,7 @@ import { DOOR_RUNS, runDoor, samples, type DoorName } from '../helpers/property-
 import { blockOf, build, TEXT_CASES, type Block, type InputSpec } from '../helpers/generators.js';
 import { pemBlock, secretShapes } from '../helpers/secrets.js';
 import { distillBuffer } from '../../lib/pipeline/run.js';
+import { describeRun } from '../../lib/pipeline/describe.js';
 
 t.teardown(closeStores);
 
@@ -52,7 +53,7 @@ for (const door of ['pipe', 'hook', 'pipe-stream', 'exec'] as DoorName[]) {
       if (r.exitCode !== 0) { stats.failing++; return null; }
       // Whether the run passes through byte for byte by rule (structured, a reshaping tail, a
       // read): the pipeline's own verdict on the same bytes and command.
-      const ref = await distillBuffer({ door: 'pipe', command: s.command }, build(s.spec));
+      const ref = await distillBuffer(describeRun({ door: 'pipe', command: s.command }), build(s.spec));
       if ((ref.verbatim && PASS_REASONS.has(ref.verbatim)) || ref.distiller === 'read') { stats.passedThrough++; return null; }
       stats.checked++;
       const out = r.output.toString('utf8');

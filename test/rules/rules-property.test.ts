@@ -19,6 +19,7 @@ import { checkFailuresKept, checkHandles, checkIdentical, checkNotLarger, checkN
 import { holds, runs } from '../helpers/property.js';
 import { FAILURE_VOCABULARY } from './vocabulary.js';
 import { distillBuffer } from '../../lib/pipeline/run.js';
+import { describeRun } from '../../lib/pipeline/describe.js';
 import { LazyStore } from '../../lib/doors/store-access.js';
 import { userRulesPath } from '../../lib/rules/load.js';
 import { producerArgv, programOf } from '../../lib/distillers/shared.js';
@@ -51,7 +52,7 @@ async function through(door: DoorName, bytes: Buffer, s: { command: string; exit
     case 'pipe': {
       const store = new LazyStore(home);
       try {
-        const r = await distillBuffer({ door: 'pipe', command: s.command, cwd: home, rules: { home }, archive: store.archive() }, bytes);
+        const r = await distillBuffer(describeRun({ door: 'pipe', command: s.command, cwd: home, rules: { home } }), bytes, { archive: store.archive() });
         owned.runs++;
         if (r.distiller === 'rule:user:hide-all') owned.pipe++;
         return { input: bytes, output: r.output, retrieve };
@@ -165,7 +166,7 @@ t.test('the small structured shapes reached the rule on main: they are the ones 
   const csv = buildSmall({ k: 'csv2', rows: Array.from({ length: 30 }, (_, i): [string, string] => [`package-name-${i}`, `1.${i}.0`]), crlf: false });
   const list = buildSmall({ k: 'yaml-list', items: Array.from({ length: 30 }, (_, i) => `item number ${i} of the list`), under: null });
   for (const [name, bytes] of [['two-column CSV', csv], ['a YAML list', list]] as const) {
-    const r = await distillBuffer({ door: 'pipe', command: 'foo --list', cwd: home, rules: { home }, archive: store.archive() }, bytes);
+    const r = await distillBuffer(describeRun({ door: 'pipe', command: 'foo --list', cwd: home, rules: { home } }), bytes, { archive: store.archive() });
     t.equal(r.output.toString(), bytes.toString(), `${name}: byte for byte`);
     t.equal(r.distiller, 'rule:user:hide-all', `${name}: the rule owns the command`);
     t.ok(r.verbatim === 'csv' || r.verbatim === 'yaml', `${name}: the guard passed it through (${r.verbatim})`);

@@ -1,0 +1,117 @@
+/**
+ * The final gate: a run held to its end is judged whole. The distilled form goes out only when
+ * no failure line was hidden or lost, the exit was not a failure, every removal has its receipt
+ * in the archive, and it saves enough; otherwise the raw bytes go out (their secrets masked).
+ */
+import type { Item, Marker } from './types.js';
+import type { RunState } from './stage.js';
+import type { RunDescription } from './describe.js';
+import { formatMarker, HANDLE_PLACEHOLDER } from './marker.js';
+import { asCame, changedInPlace, changeKind, shown, type Receipts } from './render-output.js';
+
+/** A distillation must save at least this many bytes… */
+export const GATE_MIN_SAVED_BYTES = 100;
+/** …and this share of the input, or the raw bytes go out instead. */
+export const GATE_MIN_SAVED_RATIO = 0.1;
+
+/** What the gate lets out of a held run. */
+export type Verdict =
+  /** The distilled bytes; `rawHandle` names the whole raw output when a receipt was owed. */
+  | { kind: 'distilled'; out: Buffer; rawHandle: string | null }
+  /** The raw bytes, for `verbatim`'s reason (`failedExit`: byte for byte, rule 2). */
+  | { kind: 'as-came'; verbatim: string; failedExit: boolean; rawHandle: string | null };
+
+/**
+ * Judges the held items against the raw input they came from. Archives what a marker or the
+ * receipt names (so a Verdict's handles are real); writes nothing.
+ */
+export function judgeHeld(desc: RunDescription, run: RunState, held: Item[], raw: Buffer, exitCode: number | null, receipts: Receipts): Verdict {
+  const failed = exitCode !== null && exitCode !== 0;
+  const verdict = gate(desc, run, held, raw.length, failed, exitCode);
+  if (verdict) return { kind: 'as-came', verbatim: verdict, failedExit: failed, rawHandle: null };
+  const r = renderHeld(held, receipts);
+  let text = r.text;
+  let rawHandle: string | null = null;
+  // Masked secrets alone owe no receipt: a mask is no removal, and no marker may name a handle
+  // that hands the value back.
+  if (run.droppedBytes + r.removed > 0 || r.condensedLines > 0) {
+    rawHandle = receipts.put(raw);
+    if (!rawHandle) return { kind: 'as-came', verbatim: 'archive-failed', failedExit: false, rawHandle: null };
+    text += footer(r.colourLines, r.condensedLines, run, rawHandle, text);
+  }
+  const out = Buffer.from(text);
+  // Every branch that gives up on the distilled form sends the raw bytes with the secrets masked,
+  // which are never larger than the input, so no held output is.
+  if (out.length >= raw.length || raw.length - out.length < GATE_MIN_SAVED_BYTES) return { kind: 'as-came', verbatim: 'too-little-saved', failedExit: false, rawHandle };
+  return { kind: 'distilled', out, rawHandle };
+}
+
+/** Pure: why the distilled form must not go out, or null when it may. */
+export function gate(desc: Pick<RunDescription, 'tool'>, run: RunState, items: Item[], rawBytes: number, failed: boolean, exitCode: number | null): string | null {
+  if (failed) return `exit ${exitCode}`;
+  // A host's Read is a file's text, not a tool's report: a source line that looks like a
+  // failure (`raise ValueError(…)`) states none, and the ledger may fold a head the reader holds.
+  const fileText = desc.tool === 'Read';
+  let failures = 0;
+  let est = 0;
+  for (const it of items) {
+    if (it.kind === 'line') {
+      if (it.tier === 'failure') failures++;
+      est += (it.out ?? it.plain ?? it.text).length + it.eol.length;
+    } else {
+      if (!fileText) for (const h of (it as Marker).hidden) if (h.tier === 'failure') return 'a failure line was hidden';
+      est += formatMarker(it.note, HANDLE_PLACEHOLDER).length + 1;
+    }
+  }
+  // Stages may raise a line to `failure` (a failure block's context), never lower one.
+  if (!fileText && failures < run.failureLines) return 'a failure line was lost';
+  const saved = rawBytes - est;
+  if (saved < GATE_MIN_SAVED_BYTES || saved < rawBytes * GATE_MIN_SAVED_RATIO) return 'too-little-saved';
+  return null;
+}
+
+/** The held items as text: every marker archived first (unarchived, its lines go out as they came). */
+function renderHeld(items: Item[], receipts: Receipts): { text: string; removed: number; colourLines: number; condensedLines: number } {
+  const handles = receipts.markers(items);
+  const r = { text: '', removed: 0, colourLines: 0, condensedLines: 0 };
+  let k = 0;
+  for (const it of items) {
+    if (it.kind === 'line') {
+      const vis = shown(it);
+      r.text += vis;
+      if (changedInPlace(it)) {
+        // Compared with the line as it came, secrets masked: a mask alone is no removal and
+        // owes no receipt.
+        const came = asCame(it);
+        if (vis !== came) {
+          r.removed += Math.max(0, Buffer.byteLength(came) - Buffer.byteLength(vis));
+          const kind = changeKind(it);
+          if (kind === 'colour') r.colourLines++;
+          else if (kind === 'condensed') r.condensedLines++;
+        }
+      }
+      continue;
+    }
+    const handle = handles[k++];
+    const last = it.hidden[it.hidden.length - 1];
+    r.text += handle ? formatMarker(it.note, handle) + (last?.eol || '\n') : it.hidden.map(asCame).join('');
+  }
+  return r;
+}
+
+/**
+ * The receipt for removals no marker covers: it names the whole raw output's handle. Masked
+ * secrets are not among them (`omni retrieve` masks them again; a person reads them with
+ * `omni retrieve --reveal`).
+ */
+function footer(colourLines: number, condensedLines: number, run: RunState, handle: string, text: string): string {
+  const what: string[] = [];
+  if (colourLines) what.push(`colour codes on ${colourLines} lines`);
+  if (run.redraws) what.push(`${run.redraws} progress redraws`);
+  if (run.droppedLines) what.push(`${run.droppedLines} blank lines`);
+  const removed = what.length ? `${what.join(', ')} removed` : '';
+  const condensed = condensedLines ? `${condensedLines} lines condensed` : '';
+  const note = [removed, condensed].filter(Boolean).join('; ') || 'output condensed';
+  const sep = text.length && !text.endsWith('\n') ? '\n' : '';
+  return sep + formatMarker(`${note}; whole output`, handle) + '\n';
+}

@@ -1,0 +1,219 @@
+/**
+ * The receipt budget of a streamed run (P2 never larger, P1 every normalisation has its receipt):
+ *
+ *   bank = raw bytes the output covers − bytes written. A fold marker goes out only when it is
+ *   no larger than the lines it hides (it names its own handle and owes no receipt). A batch's
+ *   lines go out in their short form (colour stripped, redraw folded, condensed, secret masked),
+ *   and its squeezed blank lines stay out, only when the bank after the batch still holds
+ *   RECEIPT_RESERVE_BYTES, the most a closing receipt can cost; otherwise that batch's lines go
+ *   out raw (blank lines and all) and owe no receipt. So after every batch written <= covered,
+ *   once a receipt is owed the bank never falls below the reserve, and the receipt at the end
+ *   always fits in it: a streamed output is never larger than its input. The bank starts empty,
+ *   so the first batch (what was held) must itself save the reserve. With nothing changed in
+ *   place and nothing folded there is no receipt and no marker at all: the output is the raw
+ *   bytes, failing exit or not (defect 6).
+ */
+import type { Item, Line, Marker } from './types.js';
+import type { Spool } from './spool.js';
+import { formatMarker, HANDLE_PLACEHOLDER, lineByteLength } from './marker.js';
+import { maskSecrets } from './redact.js';
+import { asCame, changedInPlace, changeKind, countLines, maskedRaw, redrawsIn, shown, type Output, type Receipts } from './render-output.js';
+
+/** What the closing receipt of a streamed run counts: only what really went out changed. */
+interface StreamTally {
+  colourLines: number;
+  condensedLines: number;
+  redraws: number;
+  blankLines: number;
+  /** Fold markers printed with a handle. */
+  markers: number;
+}
+
+const noTally = (): StreamTally => ({ colourLines: 0, condensedLines: 0, redraws: 0, blankLines: 0, markers: 0 });
+
+/** One batch built both ways: `short` with lines changed in place and squeezed blank lines left out, `asIs` with them as they came. */
+interface BatchForms {
+  short: string;
+  asIs: string;
+  shortBytes: number;
+  /** Something in `short` differs from `asIs`. */
+  differs: boolean;
+  /** No item stands before raw bytes already covered (a rewritten form reorders them). */
+  inOrder: boolean;
+  /** The raw offset the batch reaches. */
+  at: number;
+  tally: StreamTally;
+}
+
+export class StreamBudget {
+  private readonly tally = noTally();
+  /** Something went out changed in place: the closing receipt names the whole raw output. */
+  private receiptOwed = false;
+  /** Raw offset up to which a reordered batch went out as its raw bytes (secrets masked). */
+  private rawCut = 0;
+
+  constructor(private readonly spool: Spool, private readonly output: Output, private readonly receipts: Receipts) {}
+
+  /** Streaming: one batch's text under the budget. */
+  batch(items: Item[]): string {
+    const handles = this.receipts.markers(items);
+    const from = this.output.rawEmitted;
+    const f = this.forms(items, handles);
+    if (f.at > this.output.rawEmitted) this.output.rawEmitted = f.at;
+    // The batch changes lines in place only when the bank, with what this batch saves, still
+    // holds the receipt's reserve afterwards; otherwise those lines go out as they came.
+    // Without an archive no receipt can be written, so nothing changes in place.
+    if (!f.differs || !this.receipts.available || this.output.rawEmitted - this.output.written - f.shortBytes < RECEIPT_RESERVE_BYTES) {
+      if (f.inOrder) return f.asIs;
+      // Later batches skip what this covers (a hider may still owe a marker for these lines).
+      this.rawCut = f.at;
+      return maskedRaw(this.spool.slice(from, f.at), items, from).toString('utf8');
+    }
+    this.receiptOwed = true;
+    const t = this.tally;
+    t.colourLines += f.tally.colourLines;
+    t.condensedLines += f.tally.condensedLines;
+    t.redraws += f.tally.redraws;
+    t.blankLines += f.tally.blankLines;
+    return f.short;
+  }
+
+  /**
+   * The end of the input: the bytes past the last item (squeezed trailing blank lines, under the
+   * same budget as any other gap; anything else a stage kept back goes out raw, never lost),
+   * then the closing receipt when one is owed or a failing exit asks for one and it fits.
+   * Returns the handle of the whole raw output when the receipt named it.
+   */
+  close(write: (s: string | Buffer) => void, exitCode: number | null): { changed: boolean; rawHandle: string | null } {
+    const { spool, output } = this;
+    if (output.rawEmitted < spool.total) {
+      const text = spool.slice(output.rawEmitted, spool.total).toString('utf8');
+      const bank = spool.total - output.written;
+      output.rawEmitted = spool.total;
+      if (text.trim() === '' && bank >= RECEIPT_RESERVE_BYTES) { this.receiptOwed = true; this.tally.blankLines += countLines(text); }
+      else write(Buffer.from(maskSecrets(text)));
+    }
+    const changed = this.receiptOwed || this.tally.markers > 0;
+    if (!changed) return { changed, rawHandle: null };
+    const failed = exitCode !== null && exitCode !== 0;
+    const raw = spool.all();
+    const capped = spool.truncated ? ` (first ${raw.length} bytes)` : '';
+    const bank = output.rawEmitted - output.written;
+    const sep = output.endsLine ? '' : '\n';
+    if (!this.receiptOwed && !(failed && receiptBytes(this.tally, false, exitCode, capped, sep) <= bank)) return { changed, rawHandle: null };
+    const handle = this.receipts.put(raw);
+    if (handle) write(streamReceipt(this.tally, this.receiptOwed, failed ? exitCode : null, handle, capped, sep));
+    return { changed, rawHandle: handle };
+  }
+
+  private forms(items: Item[], handles: Array<string | null>): BatchForms {
+    const f: BatchForms = { short: '', asIs: '', shortBytes: 0, differs: false, inOrder: true, at: this.output.rawEmitted, tally: noTally() };
+    let k = 0;
+    for (const it of items) {
+      if (it.kind === 'line') this.line(f, it);
+      else this.marker(f, it, handles[k++]);
+    }
+    return f;
+  }
+
+  /** Only squeezed blank lines leave a gap; anything else (an item out of raw order) is covered where it stands. */
+  private gapBefore(f: BatchForms, start: number): void {
+    if (start <= f.at) return;
+    const text = this.spool.slice(f.at, start).toString('utf8');
+    if (text.trim() !== '') { f.inOrder = false; return; }
+    f.differs = true;
+    f.tally.blankLines += countLines(text);
+    f.asIs += text;
+  }
+
+  /** Where an item's raw bytes start, against what the batch covered so far. */
+  private place(f: BatchForms, start: number, end: number): void {
+    if (start > f.at) this.gapBefore(f, start);
+    else if (start < f.at) f.inOrder = false;
+    if (end > f.at) f.at = end;
+  }
+
+  private line(f: BatchForms, it: Line): void {
+    const rawLen = lineByteLength(it);
+    if (it.end <= this.rawCut) return; // already out as raw bytes
+    this.place(f, it.end - rawLen, it.end);
+    if (!changedInPlace(it)) {
+      const x = it.text + it.eol;
+      f.short += x;
+      f.asIs += x;
+      f.shortBytes += rawLen;
+      return;
+    }
+    const vis = shown(it);
+    const came = asCame(it);
+    if (vis === came) {
+      // Only masked: it goes out masked either way and owes no receipt.
+      f.short += came;
+      f.asIs += came;
+      f.shortBytes += Buffer.byteLength(came);
+      return;
+    }
+    f.shortBytes += Buffer.byteLength(vis);
+    f.differs = true;
+    f.short += vis;
+    f.asIs += came;
+    const kind = changeKind(it);
+    if (kind === 'colour') f.tally.colourLines++;
+    else if (kind === 'condensed') f.tally.condensedLines++;
+    if (it.raw !== undefined) f.tally.redraws += redrawsIn(it.raw);
+  }
+
+  private marker(f: BatchForms, it: Marker, handle: string | null): void {
+    const first = it.hidden[0];
+    const last = it.hidden[it.hidden.length - 1];
+    if (last && last.end <= this.rawCut) return; // already out as raw bytes
+    if (first) {
+      const start = first.end - lineByteLength(first);
+      if (start > f.at) this.gapBefore(f, start);
+      else if (start < f.at) f.inOrder = false;
+    }
+    if (last && last.end > f.at) f.at = last.end;
+    // Unfolded, the hidden lines go out as they came, secrets masked.
+    const hidden = it.hidden.map(asCame).join('');
+    const marker = handle ? formatMarker(it.note, handle) + (last?.eol || '\n') : '';
+    // A fold that does not pay for its marker is not made.
+    const markerBytes = Buffer.byteLength(marker);
+    const hiddenBytes = Buffer.byteLength(hidden);
+    const m = !handle || markerBytes > hiddenBytes ? hidden : marker;
+    if (m === marker) this.tally.markers++;
+    f.shortBytes += m === marker ? markerBytes : hiddenBytes;
+    f.short += m;
+    f.asIs += m;
+  }
+}
+
+/**
+ * The closing receipt of a streamed run. `inPlace`: lines went out changed in place, so it
+ * names the whole raw output (P1). Otherwise only a failing exit asks for one, and only
+ * when something was folded.
+ */
+function streamReceipt(st: StreamTally, inPlace: boolean, exitCode: number | null, handle: string, capped: string, sep = ''): string {
+  const what: string[] = [];
+  if (st.colourLines) what.push(`colour codes on ${st.colourLines} lines`);
+  if (st.redraws) what.push(`${st.redraws} progress redraws`);
+  if (st.blankLines) what.push(`${st.blankLines} blank lines`);
+  const parts: string[] = [];
+  if (exitCode !== null) parts.push(`exit ${exitCode}: output was condensed while streaming`);
+  if (inPlace) {
+    if (what.length) parts.push(`${what.join(', ')} removed`);
+    if (st.condensedLines) parts.push(`${st.condensedLines} lines condensed`);
+    if (!parts.length) parts.push('output condensed');
+  }
+  const scope = inPlace ? `whole output${capped}` : `full output${capped}`;
+  return sep + formatMarker(`${parts.join('; ')}; ${scope}`, handle) + '\n';
+}
+
+function receiptBytes(st: StreamTally, inPlace: boolean, exitCode: number | null, capped: string, sep = ''): number {
+  return Buffer.byteLength(streamReceipt(st, inPlace, exitCode, HANDLE_PLACEHOLDER, capped, sep));
+}
+
+/** The most a closing receipt can cost: every count at ten digits, a failing exit, a cap. */
+export const RECEIPT_RESERVE_BYTES = (() => {
+  const n = 9_999_999_999;
+  return receiptBytes({ colourLines: n, condensedLines: n, redraws: n, blankLines: n, markers: n }, true, n, ` (first ${n} bytes)`, '\n');
+})();

@@ -1,0 +1,152 @@
+/**
+ * What every state of render writes with: the output (bytes out, the raw offset they cover), a
+ * line as shown and as it came, the raw bytes with the secrets masked, and the archive that must
+ * take removed bytes before a marker may name them.
+ */
+import type { Transform } from 'node:stream';
+import type { Archive, Item, Line, Marker } from './types.js';
+import type { Coverage } from './spool.js';
+import { lineByteLength, runBytes } from './marker.js';
+import { redrawSegments } from './frame.js';
+
+/** What the render stage learned, for the door (stats, the hook's reply decision). */
+export interface RenderReport {
+  rawBytes: number;
+  outBytes: number;
+  /** True when the output is not byte-identical to the input. */
+  changed: boolean;
+  /** Why the raw bytes went out, when they did. */
+  verbatim: string | null;
+  streamed: boolean;
+  /** Handle of the whole raw input when it was archived. */
+  rawHandle: string | null;
+  /** Raw offset already accounted for by bytes written (the fail-open resume point). */
+  rawCovered: number;
+}
+
+/**
+ * The output side of a run: every byte render writes goes through `write`, which counts it and
+ * notes the raw offset it covers (`rawEmitted`), so a fail-open resumes exactly there.
+ */
+export class Output {
+  /** Raw offset already covered by output. */
+  rawEmitted = 0;
+  /**
+   * Whether the output so far ends a line: a closing receipt after a last line with no newline
+   * starts a line of its own instead of being glued onto (and cutting) that line.
+   */
+  endsLine = true;
+
+  constructor(private readonly report: RenderReport, private readonly coverage?: Coverage) {}
+
+  /** Bytes written so far. */
+  get written(): number {
+    return this.report.outBytes;
+  }
+
+  write(t: Transform, s: string | Buffer): void {
+    if (!s.length) return;
+    const b = typeof s === 'string' ? Buffer.from(s) : s;
+    this.report.outBytes += b.length;
+    this.endsLine = b[b.length - 1] === 0x0a;
+    this.report.rawCovered = this.rawEmitted;
+    this.coverage?.note(this.report.outBytes, this.rawEmitted);
+    t.push(b);
+  }
+}
+
+/** The archive as render uses it: a failed write is a null handle, never an exception. */
+export class Receipts {
+  constructor(private readonly archive: Archive | undefined) {}
+
+  /** Whether removed bytes can be archived at all (without, nothing may be removed). */
+  get available(): boolean {
+    return this.archive !== undefined;
+  }
+
+  put(data: Buffer): string | null {
+    if (!this.archive) return null;
+    try {
+      return this.archive.put(data);
+    } catch {
+      return null;
+    }
+  }
+
+  /** The handles of the batch's markers, in order (one write for all when the archive can). */
+  markers(items: Item[]): Array<string | null> {
+    const markers = items.filter((i): i is Marker => i.kind === 'marker');
+    if (!markers.length) return [];
+    const raws = markers.map((m) => runBytes(m.hidden));
+    const a = this.archive;
+    if (!a) return raws.map(() => null);
+    if (!a.putMany) return raws.map((r) => this.put(r));
+    try {
+      return a.putMany(raws);
+    } catch {
+      return raws.map(() => null);
+    }
+  }
+}
+
+/** A line as render prints it by default. */
+export function shown(l: Line): string {
+  return (l.out ?? l.plain ?? l.text) + l.eol;
+}
+
+/** A line as it came, with its secret values masked: what goes out wherever the raw line would. */
+export function asCame(l: Line): string {
+  return (l.masked ?? l.raw ?? l.text) + l.eol;
+}
+
+/** The line is printed other than as it came (colour stripped, redraw folded, condensed, masked). */
+export function changedInPlace(l: Line): boolean {
+  return l.raw !== undefined || l.out !== undefined || (l.plain !== undefined && l.plain !== l.text);
+}
+
+/** Which count a line changed in place adds to: colour codes, or a condensed line (or neither: a mask alone). */
+export function changeKind(l: Line): 'colour' | 'condensed' | null {
+  if (l.plain !== undefined && l.plain !== l.text && (l.out === undefined || l.redacted)) return 'colour';
+  if (l.out !== undefined && !(l.redacted && l.raw !== undefined)) return 'condensed';
+  return null;
+}
+
+/**
+ * `raw` (the input from raw offset `base` on) with every line the redact stage masked (shown or
+ * hidden in a marker) replaced by its masked form: the raw bytes, secrets masked, nothing else
+ * changed. Never larger than `raw`.
+ */
+export function maskedRaw(raw: Buffer, items: readonly Item[], base = 0): Buffer {
+  const spans: Array<{ start: number; end: number; text: string }> = [];
+  const note = (l: Line) => {
+    if (l.masked === undefined) return;
+    const start = l.end - lineByteLength(l);
+    if (start >= base && l.end <= base + raw.length) spans.push({ start, end: l.end, text: l.masked + l.eol });
+  };
+  for (const it of items) {
+    if (it.kind === 'line') note(it);
+    else for (const h of it.hidden) note(h);
+  }
+  if (!spans.length) return raw;
+  spans.sort((a, b) => a.start - b.start);
+  const parts: Buffer[] = [];
+  let pos = base;
+  for (const sp of spans) {
+    if (sp.start < pos) continue; // the same line twice (a rewritten form): masked once
+    parts.push(raw.subarray(pos - base, sp.start - base), Buffer.from(sp.text));
+    pos = sp.end;
+  }
+  parts.push(raw.subarray(pos - base));
+  return Buffer.concat(parts);
+}
+
+/** `a\rb\rc`: the segments drawn over (frame keeps the last non-empty one). */
+export function redrawsIn(raw: string): number {
+  return Math.max(0, redrawSegments(raw).n - 1);
+}
+
+export function countLines(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', i + 1)) n++;
+  return n || 1;
+}
