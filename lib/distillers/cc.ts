@@ -1,4 +1,5 @@
-import { familySpec, type Family, type Hit, type Recogniser } from './runner.js';
+import type { DistillerSpec } from '../kit/spec.js';
+import { TOOL_RUNNERS, type Hit, type Recogniser } from './runner.js';
 
 /*
  * C/C++ builds (make, gcc/clang, cmake, ninja, autoconf's configure, node-gyp). Recognised
@@ -71,14 +72,15 @@ function ccRecogniser(): Recogniser {
   };
 }
 
-export const CC_FAMILY: Family = {
+export default {
   name: 'cc',
+  family: 'build',
+  producers: ['make', 'gmake', 'cmake', 'ninja', 'gcc', 'g++', 'cc', 'c++', 'clang', 'clang++', 'configure', 'node-gyp'],
+  runners: TOOL_RUNNERS,
+  rewrite: true,
   detect: (p) =>
     MAKE_DIR.test(p) || CMAKE_STEP.test(p) || /^-- (Configuring done|Build files have been written)/.test(p) ||
     /^checking for \S.*\.\.\. /.test(p) || /^gyp info it worked if it ends with ok/.test(p),
-  recogniser: ccRecogniser,
-};
-
-export const CC = familySpec(CC_FAMILY, 'build', ['make', 'gmake', 'cmake', 'ninja', 'gcc', 'g++', 'cc', 'c++', 'clang', 'clang++', 'configure', 'node-gyp']);
-
-CC.test = 'test/distillers/builds.test.ts';
+  lines: ccRecogniser,
+  examples: [],
+} satisfies DistillerSpec;

@@ -1,4 +1,5 @@
-import { familySpec, LEAD, PASSED, type Family } from './runner.js';
+import type { DistillerSpec } from '../kit/spec.js';
+import { LEAD, PASSED, TOOL_RUNNERS } from './runner.js';
 
 /*
  * ctest: `1/9 Test #1: name ....   Passed    0.00 sec` lines are passing tests and
@@ -8,12 +9,13 @@ import { familySpec, LEAD, PASSED, type Family } from './runner.js';
 const PASS_LINE = /^\s*\d+\/\d+ Test +#\d+: \S.*\.* +Passed +[\d.]+ sec\s*$/;
 const START = /^\s*Start +\d+: \S+\s*$/;
 
-export const CTEST_FAMILY: Family = {
+export default {
   name: 'ctest',
+  family: 'test',
+  producers: ['ctest'],
+  runners: TOOL_RUNNERS,
+  rewrite: true,
   detect: (p) => /^\s*\d+\/\d+ Test +#\d+: |^\d+% tests passed, \d+ tests? failed out of \d+/.test(p),
-  recogniser: () => ({ see: (_l, p) => (PASS_LINE.test(p) ? PASSED : START.test(p) ? LEAD : null) }),
-};
-
-export const CTEST = familySpec(CTEST_FAMILY, 'test', ['ctest']);
-
-CTEST.test = 'test/distillers/builds.test.ts';
+  lines: () => ({ see: (_l, p) => (PASS_LINE.test(p) ? PASSED : START.test(p) ? LEAD : null) }),
+  examples: [],
+} satisfies DistillerSpec;

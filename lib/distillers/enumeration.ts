@@ -1,5 +1,5 @@
 import type { DistillerSpec } from '../kit/spec.js';
-import { hiding, NOTHING } from './hide.js';
+import { NOTHING } from './hide.js';
 import { programOf, subcommand } from './shared.js';
 
 /*
@@ -27,10 +27,11 @@ function matches(argv: string[]): boolean {
   return !!subs && subs.has(subcommand(argv));
 }
 
-export const ENUMERATION: DistillerSpec = {
+export default {
   name: 'enumeration',
   family: 'enumeration',
   matches,
   answer: true,
-  create: hiding({ name: 'enumeration', recogniser: () => NOTHING }),
-};
+  lines: () => NOTHING,
+  examples: [],
+} satisfies DistillerSpec;

@@ -1,5 +1,5 @@
-import type { DistillerSpec } from '../kit/spec.js';
-import { hiding, NOTHING, onlyWhere, type Family } from './hide.js';
+import type { DistillerSpec, ProducerRoute } from '../kit/spec.js';
+import { NOTHING, onlyWhere, type Recogniser } from './hide.js';
 import { plural, programOf, subcommand, textOf } from './shared.js';
 
 /*
@@ -58,15 +58,13 @@ function terraformNoise(): (t: string) => boolean {
 /** Only what the patterns say goes, one marker per contiguous run, worded by `noun`. */
 const patterns = (isNoise: (t: string) => boolean, noun: string) => onlyWhere((l) => isNoise(textOf(l)), (h) => `${plural(h.length, noun)} hidden`);
 
-export const INFRA_FAMILY: Family = {
-  name: 'infra',
-  recogniser: (route) => {
-    const p = programOf(route.argv);
-    if (p === 'terraform' || p === 'tofu') return patterns(terraformNoise(), 'refresh, progress and legend line');
-    if (p === 'docker' || p === 'podman' || p === 'buildah') return patterns(matcher(DOCKER_NOISE), 'layer, cache and export progress line');
-    return NOTHING;
-  },
-};
+/** What a run recognises, by program: terraform's or docker's progress, or nothing. */
+function recogniser(route: ProducerRoute): Recogniser {
+  const p = programOf(route.argv);
+  if (p === 'terraform' || p === 'tofu') return patterns(terraformNoise(), 'refresh, progress and legend line');
+  if (p === 'docker' || p === 'podman' || p === 'buildah') return patterns(matcher(DOCKER_NOISE), 'layer, cache and export progress line');
+  return NOTHING;
+}
 
 const TF_SUBS = new Set(['plan', 'apply', 'destroy', 'refresh', 'import']);
 
@@ -79,10 +77,11 @@ function matches(argv: string[]): boolean {
   return false;
 }
 
-export const INFRA: DistillerSpec = {
+export default {
   name: 'infra',
   family: 'infra',
   matches,
   rewrite: true,
-  create: hiding(INFRA_FAMILY),
-};
+  lines: recogniser,
+  examples: [],
+} satisfies DistillerSpec;

@@ -1,6 +1,6 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import type { Line } from '../kit/types.js';
-import { hiding, onlyWhere, type Family } from './hide.js';
+import { onlyWhere } from './hide.js';
 import { plural, programOf, subcommand, textOf } from './shared.js';
 import { PYTHON } from '../command/runners.js';
 
@@ -64,6 +64,13 @@ function isProgress(t: string): boolean {
 /** pip's retry of a connection (PyPI unreachable): the first of a run says why, the rest repeat it. */
 const PIP_RETRY = /^WARNING: Retrying \(Retry\(total=\d+, /;
 
+/**
+ * pip's `WARNING: Retrying (Retry(total=N, …)) after connection broken by '…Failed to
+ * establish a new connection…'` is a warning that it will try again, not a failure: the
+ * failure, if it comes, is pip's own `ERROR:` line.
+ */
+const PIP_RETRY_WARNING = /^WARNING: Retrying \(Retry\(total=/;
+
 function note(h: Line[]): string {
   let retries = 0;
   for (const l of h) if (PIP_RETRY.test(textOf(l))) retries++;
@@ -87,8 +94,6 @@ function recogniser() {
   }, note);
 }
 
-export const INSTALL_FAMILY: Family = { name: 'install', recogniser };
-
 const PIP_SUBS = new Set(['install', 'download', 'uninstall', 'wheel']);
 const NODE_SUBS = new Set(['install', 'i', 'ci', 'add', 'update', 'up', 'upgrade', 'remove', 'rm', 'uninstall', 'dedupe', 'rebuild', 'link']);
 const APT_SUBS = new Set(['install', 'upgrade', 'dist-upgrade', 'full-upgrade', 'update', 'remove', 'purge', 'autoremove', 'reinstall']);
@@ -105,16 +110,18 @@ function matches(argv: string[]): boolean {
   return false;
 }
 
-export const INSTALL: DistillerSpec = {
+export default {
   name: 'install',
   family: 'install',
   runners: [PYTHON],
   matches,
+  rewrite: true,
   sniff: (head) => {
     let hits = 0;
     for (const l of head) if (isProgress(textOf(l)) && !/^\++$/.test(textOf(l))) hits++;
     return hits >= 5 && hits >= head.length / 2;
   },
-  rewrite: true,
-  create: hiding(INSTALL_FAMILY),
-};
+  lines: recogniser,
+  signals: [PIP_RETRY_WARNING],
+  examples: [],
+} satisfies DistillerSpec;

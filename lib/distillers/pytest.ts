@@ -1,4 +1,5 @@
-import { familySpec, PASSED, type Family, type Hit } from './runner.js';
+import type { DistillerSpec } from '../kit/spec.js';
+import { PASSED, TOOL_RUNNERS, type Hit } from './runner.js';
 
 /*
  * pytest: `-v` result lines `path::test PASSED [ 12%]` are passing tests. The per-file
@@ -12,10 +13,13 @@ const DOTS: Hit = { noun: 'all-passing progress lines' };
 const DOTS_LINE = /^\.+\s*\[\s*\d+%\]\s*$/;
 const PASSED_LINE = /^\S+::\S.* PASSED(\s+\[\s*\d+%\])?\s*$/;
 
-export const PYTEST_FAMILY: Family = {
+export default {
   name: 'pytest',
+  family: 'test',
+  producers: ['pytest', 'py.test'],
+  runners: TOOL_RUNNERS,
+  rewrite: true,
   detect: (p) => /^=+ test session starts =+$/.test(p),
-  recogniser: () => ({ see: (_l, p) => (PASSED_LINE.test(p) ? PASSED : DOTS_LINE.test(p) ? DOTS : null) }),
-};
-
-export const PYTEST = familySpec(PYTEST_FAMILY, 'test', ['pytest', 'py.test']);
+  lines: () => ({ see: (_l, p) => (PASSED_LINE.test(p) ? PASSED : DOTS_LINE.test(p) ? DOTS : null) }),
+  examples: [],
+} satisfies DistillerSpec;

@@ -1,13 +1,13 @@
 import type { Item, Line } from '../kit/types.js';
 import type { DistillerSpec, ProducerRoute } from '../kit/spec.js';
-import { hiding, NOTHING, type LineHandler, type Recognition } from './hide.js';
+import { NOTHING, type LineHandler, type Recognition } from './hide.js';
 import { programOf, subcommand, textOf } from './shared.js';
 
 /*
  * Search (grep, rg, ag, ack, git grep) keeps every match. `path:N:text` lines of one file
  * group under one `path` line (`  N:text` below it) when the file has several matches, so
  * only the repeated path goes; the exact output is in the whole raw output render archives.
- * Reads (`cat`, `head`, `tail`, `sed -n`, `bat`) pass unchanged.
+ * Reads (`cat`, `head`, `tail`, `sed -n`, `bat`) are read.ts's.
  */
 const MATCH = /^(.+?):(\d+)([:-])(.*)$/;
 
@@ -49,26 +49,13 @@ function recogniser(route: ProducerRoute): Recognition {
   return printsPaths(route.argv) ? { unit: 'rewrite', lines: grouped } : NOTHING;
 }
 
-const create = hiding({ name: 'search', recogniser });
-
 const SEARCHERS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'zgrep']);
 
-export const SEARCH: DistillerSpec = {
+export default {
   name: 'search',
   family: 'search',
   matches: (argv) => SEARCHERS.has(programOf(argv)) || (programOf(argv) === 'git' && subcommand(argv) === 'grep'),
   answer: true,
-  create,
-};
-
-const READERS = new Set(['cat', 'head', 'tail', 'bat', 'batcat', 'less', 'more', 'nl']);
-
-export const READ: DistillerSpec = {
-  name: 'read',
-  family: 'read',
-  matches: (argv) => READERS.has(programOf(argv)) || (programOf(argv) === 'sed' && argv.includes('-n')),
-  answer: true,
-  create: hiding({ name: 'read', recogniser: () => NOTHING }),
-};
-
-READ.test = 'test/distillers/search.test.ts';
+  lines: recogniser,
+  examples: [],
+} satisfies DistillerSpec;

@@ -1,4 +1,5 @@
-import { DETAIL, familySpec, LEAD, type Family, type Hit, type Recogniser } from './runner.js';
+import type { DistillerSpec } from '../kit/spec.js';
+import { DETAIL, LEAD, TOOL_RUNNERS, type Hit, type Recogniser } from './runner.js';
 
 /*
  * TAP (node-tap, `node --test` default and `--test-reporter=tap`): a nested `ok N - name`
@@ -56,10 +57,13 @@ export function tapRecogniser(opts: { topLevel?: boolean } = {}): Recogniser & R
   };
 }
 
-export const TAP_FAMILY: Family = {
+export default {
   name: 'tap',
+  family: 'test',
+  producers: ['tap'],
+  runners: TOOL_RUNNERS,
+  rewrite: true,
   detect: (p) => /^TAP version \d+\s*$/.test(p) || /^> tap(\s|$)/.test(p),
-  recogniser: () => tapRecogniser(),
-};
-
-export const TAP = familySpec(TAP_FAMILY, 'test', ['tap']);
+  lines: () => tapRecogniser(),
+  examples: [],
+} satisfies DistillerSpec;

@@ -1,4 +1,5 @@
-import { familySpec, type Family, type Hit } from './runner.js';
+import type { DistillerSpec } from '../kit/spec.js';
+import { TOOL_RUNNERS, type Hit } from './runner.js';
 
 /*
  * tsc: every diagnostic (`file(l,c): error TS…` or, with `--pretty`, `file:l:c - error TS…`
@@ -9,12 +10,13 @@ import { familySpec, type Family, type Hit } from './runner.js';
 const WATCH: Hit = { noun: 'watch progress lines' };
 const WATCH_LINE = /^\[?\d{1,2}:\d\d:\d\d( [AP]M)?\]? - (Starting compilation in watch mode|File change detected\. Starting incremental compilation)\.\.\.\s*$/;
 
-export const TSC_FAMILY: Family = {
+export default {
   name: 'tsc',
+  family: 'build',
+  producers: ['tsc', 'vue-tsc'],
+  runners: TOOL_RUNNERS,
+  // Not rewritten by the pre-hook: its diagnostics are all answer, there is little to fold.
   detect: (p) => /^\S+\(\d+,\d+\): error TS\d+: |^\S+:\d+:\d+ - error TS\d+: |^Found \d+ errors? in /.test(p),
-  recogniser: () => ({ see: (_l, p) => (WATCH_LINE.test(p) ? WATCH : null) }),
-};
-
-export const TSC = familySpec(TSC_FAMILY, 'build', ['tsc', 'vue-tsc'], undefined, false);
-
-TSC.test = 'test/distillers/builds.test.ts';
+  lines: () => ({ see: (_l, p) => (WATCH_LINE.test(p) ? WATCH : null) }),
+  examples: [],
+} satisfies DistillerSpec;

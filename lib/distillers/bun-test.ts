@@ -1,4 +1,5 @@
-import { CHECK_LINE, familySpec, isSubcommand, PASSED, type Family } from './runner.js';
+import type { DistillerSpec } from '../kit/spec.js';
+import { CHECK_LINE, isSubcommand, PASSED } from './runner.js';
 
 /*
  * bun test: `(pass) suite > name [0.23ms]` lines (or `✓ …` on a terminal) are passing
@@ -8,12 +9,12 @@ import { CHECK_LINE, familySpec, isSubcommand, PASSED, type Family } from './run
  */
 const PASS_LINE = /^\(pass\) \S/;
 
-export const BUN_TEST_FAMILY: Family = {
+export default {
   name: 'bun-test',
+  family: 'test',
+  matches: (argv) => isSubcommand(argv, 'bun', ['test']),
+  rewrite: true,
   detect: (p) => /^bun test v\d+\.\d+/.test(p),
-  recogniser: () => ({ see: (_l, p) => (PASS_LINE.test(p) || CHECK_LINE.test(p) ? PASSED : null) }),
-};
-
-export const BUN_TEST = familySpec(BUN_TEST_FAMILY, 'test', [], (argv) => isSubcommand(argv, 'bun', ['test']));
-
-BUN_TEST.test = 'test/distillers/bun.test.ts';
+  lines: () => ({ see: (_l, p) => (PASS_LINE.test(p) || CHECK_LINE.test(p) ? PASSED : null) }),
+  examples: [],
+} satisfies DistillerSpec;

@@ -1,4 +1,5 @@
-import { familySpec, isSubcommand, PASSED, type Family, type Hit } from './runner.js';
+import type { DistillerSpec } from '../kit/spec.js';
+import { isSubcommand, PASSED, type Hit } from './runner.js';
 
 /*
  * go test: `--- PASS: TestX (0.00s)` lines (any depth) are passing tests and `=== RUN`,
@@ -10,12 +11,12 @@ const LEAD: Hit = { noun: '=== RUN lines', lead: true };
 const RUN_LINE = /^=== (RUN|PAUSE|CONT|NAME) +\S/;
 const PASS_LINE = /^\s*--- PASS: \S+ \([\d.]+s\)\s*$/;
 
-export const GO_TEST_FAMILY: Family = {
+export default {
   name: 'go-test',
+  family: 'test',
+  matches: (argv) => isSubcommand(argv, 'go', ['test']),
+  rewrite: true,
   detect: (p) => RUN_LINE.test(p) || /^(ok|FAIL|\?) {1,3}\t\S+\t/.test(p),
-  recogniser: () => ({ see: (_l, p) => (PASS_LINE.test(p) ? PASSED : RUN_LINE.test(p) ? LEAD : null) }),
-};
-
-export const GO_TEST = familySpec(GO_TEST_FAMILY, 'test', [], (argv) => isSubcommand(argv, 'go', ['test']));
-
-GO_TEST.test = 'test/distillers/gotest.test.ts';
+  lines: () => ({ see: (_l, p) => (PASS_LINE.test(p) ? PASSED : RUN_LINE.test(p) ? LEAD : null) }),
+  examples: [],
+} satisfies DistillerSpec;

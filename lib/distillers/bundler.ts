@@ -1,4 +1,5 @@
-import { familySpec, type Family, type Hit } from './runner.js';
+import type { DistillerSpec } from '../kit/spec.js';
+import { TOOL_RUNNERS, type Hit } from './runner.js';
 
 /*
  * JS bundlers (webpack, vite, esbuild, rollup): webpack's per-module lines
@@ -14,12 +15,13 @@ const PHASE: Hit = { noun: 'progress lines' };
 const WEBPACK_MODULE = /^\s*((orphan|runtime|cacheable|javascript|cached) modules |modules by (path|layer|type|mime type) (\S+ )?)[\d.]+ (bytes|KiB|MiB)\b|^\s*\S.* [\d.]+ (bytes|KiB|MiB) \[(built|code generated|orphan|dependent)\]|^\s+\+ \d+ modules?\s*$/;
 const VITE_PHASE = /^(transforming|rendering chunks|computing gzip size)(\.\.\.|…)\s*$|^✓ \d+ modules transformed\.\s*$/;
 
-export const BUNDLER_FAMILY: Family = {
+export default {
   name: 'bundler',
+  family: 'build',
+  producers: ['webpack', 'webpack-cli', 'vite', 'esbuild', 'rollup'],
+  runners: TOOL_RUNNERS,
+  rewrite: true,
   detect: (p) => /^webpack \d+\.\d+\.\d+ compiled\b|^vite v\d+\.\d+\.\d+ building\b/.test(p),
-  recogniser: () => ({ see: (_l, p) => (WEBPACK_MODULE.test(p) ? MODULE : VITE_PHASE.test(p) ? PHASE : null) }),
-};
-
-export const BUNDLER = familySpec(BUNDLER_FAMILY, 'build', ['webpack', 'webpack-cli', 'vite', 'esbuild', 'rollup']);
-
-BUNDLER.test = 'test/distillers/builds.test.ts';
+  lines: () => ({ see: (_l, p) => (WEBPACK_MODULE.test(p) ? MODULE : VITE_PHASE.test(p) ? PHASE : null) }),
+  examples: [],
+} satisfies DistillerSpec;

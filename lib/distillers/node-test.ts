@@ -1,4 +1,5 @@
-import { CHECK_LINE, familySpec, PASSED, type Family, type Hit } from './runner.js';
+import type { DistillerSpec } from '../kit/spec.js';
+import { CHECK_LINE, PASSED, type Hit } from './runner.js';
 import { tapRecogniser } from './tap.js';
 
 /*
@@ -11,10 +12,16 @@ const PASSED_SUITE: Hit = { noun: 'passing suites' };
 const SUITE = /^(\s*)▶ (.+?)\s*$/;
 const SPEC_RESULT = /^(\s*)✔ (.+?) \([\d.]+m?s\)\s*$/;
 
-export const NODE_TEST_FAMILY: Family = {
+export default {
   name: 'node-test',
+  family: 'test',
+  matches: (argv) => {
+    const p = argv[0]?.slice(argv[0].lastIndexOf('/') + 1);
+    return p === 'node' && argv.includes('--test');
+  },
+  rewrite: true,
   detect: (p) => /^ℹ (tests|pass|fail) \d+$|^> node (.+ )?--test\b/.test(p),
-  recogniser: () => {
+  lines: () => {
     const tap = tapRecogniser({ topLevel: true });
     /** `▶ name` suite headings seen, as indent + name: their closing `✔ name (…)` is a suite. */
     const suites = new Set<string>();
@@ -30,11 +37,5 @@ export const NODE_TEST_FAMILY: Family = {
       },
     };
   },
-};
-
-export const NODE_TEST = familySpec(NODE_TEST_FAMILY, 'test', [], (argv) => {
-  const p = argv[0]?.slice(argv[0].lastIndexOf('/') + 1);
-  return p === 'node' && argv.includes('--test');
-});
-
-NODE_TEST.test = 'test/distillers/nodetest.test.ts';
+  examples: [],
+} satisfies DistillerSpec;
