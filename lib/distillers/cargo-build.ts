@@ -32,5 +32,50 @@ export default {
   rewrite: true,
   detect: (p) => CARGO_LINE.test(p),
   lines: cargoLines,
-  examples: [],
+  examples: [
+    // corpus/cases/505-cargo-build-workspace, lines 1-25
+    {
+      command: 'cargo build',
+      input: `   Compiling part03 v0.1.0 (/tmp/omni-corpus5.NWFESs/rs-workspace/crates/part03)
+   Compiling part02 v0.1.0 (/tmp/omni-corpus5.NWFESs/rs-workspace/crates/part02)
+   Compiling part04 v0.1.0 (/tmp/omni-corpus5.NWFESs/rs-workspace/crates/part04)
+   Compiling part07 v0.1.0 (/tmp/omni-corpus5.NWFESs/rs-workspace/crates/part07)
+   Compiling part01 v0.1.0 (/tmp/omni-corpus5.NWFESs/rs-workspace/crates/part01)
+   Compiling part12 v0.1.0 (/tmp/omni-corpus5.NWFESs/rs-workspace/crates/part12)
+   Compiling part13 v0.1.0 (/tmp/omni-corpus5.NWFESs/rs-workspace/crates/part13)
+   Compiling part08 v0.1.0 (/tmp/omni-corpus5.NWFESs/rs-workspace/crates/part08)
+   Compiling part05 v0.1.0 (/tmp/omni-corpus5.NWFESs/rs-workspace/crates/part05)
+   Compiling part10 v0.1.0 (/tmp/omni-corpus5.NWFESs/rs-workspace/crates/part10)
+   Compiling part06 v0.1.0 (/tmp/omni-corpus5.NWFESs/rs-workspace/crates/part06)
+   Compiling part09 v0.1.0 (/tmp/omni-corpus5.NWFESs/rs-workspace/crates/part09)
+   Compiling part11 v0.1.0 (/tmp/omni-corpus5.NWFESs/rs-workspace/crates/part11)
+   Compiling part14 v0.1.0 (/tmp/omni-corpus5.NWFESs/rs-workspace/crates/part14)
+   Compiling app v0.1.0 (/tmp/omni-corpus5.NWFESs/rs-workspace/crates/app)
+warning: unused variable: \`unused\`
+ --> crates/app/src/main.rs:3:9
+  |
+3 |     let unused = 3;
+  |         ^^^^^^ help: if this is intentional, prefix it with an underscore: \`_unused\`
+  |
+  = note: \`#[warn(unused_variables)]\` (part of \`#[warn(unused)]\`) on by default
+
+warning: \`app\` (bin "app") generated 1 warning (run \`cargo fix --bin "app" -p app\` to apply 1 suggestion)
+    Finished \`dev\` profile [unoptimized + debuginfo] target(s) in 1.84s
+`,
+      output: `   Compiling part03 v0.1.0 (/tmp/omni-corpus5.NWFESs/rs-workspace/crates/part03)
+[omni: 13 cargo progress lines folded — omni retrieve <handle>]
+   Compiling app v0.1.0 (/tmp/omni-corpus5.NWFESs/rs-workspace/crates/app)
+warning: unused variable: \`unused\`
+ --> crates/app/src/main.rs:3:9
+  |
+3 |     let unused = 3;
+  |         ^^^^^^ help: if this is intentional, prefix it with an underscore: \`_unused\`
+  |
+  = note: \`#[warn(unused_variables)]\` (part of \`#[warn(unused)]\`) on by default
+
+warning: \`app\` (bin "app") generated 1 warning (run \`cargo fix --bin "app" -p app\` to apply 1 suggestion)
+    Finished \`dev\` profile [unoptimized + debuginfo] target(s) in 1.84s
+`,
+    },
+  ],
 } satisfies DistillerSpec;

@@ -297,5 +297,43 @@ export default {
   rewrite: true,
   sniff: (head) => head.length > 0 && COMMIT.test(textOf(head[0])) && head.slice(1, 4).some((l) => /^Author: /.test(textOf(l))),
   lines: recogniser,
-  examples: [],
+  examples: [
+    // corpus/cases/056-git-log, lines 1-25
+    {
+      command: 'git log -25',
+      input: `commit 600073bd47c4c06a1178c8002805ef19047ba357
+Author: Dana Developer <dana@example.com>
+Date:   Sat Mar 23 11:00:00 2024 +0000
+
+    Add product models, icons, CI workflow and sample data
+
+commit 11557f2b91041fffb687e2e2ac979cea3622b177
+Merge: cb94531 d3aef1a
+Author: Dana Developer <dana@example.com>
+Date:   Fri Mar 22 10:00:00 2024 +0000
+
+    Merge branch 'feature/refunds'
+
+commit cb945311bdbbeafcfd66cbf75d400253f6d35be0
+Author: Dana Developer <dana@example.com>
+Date:   Thu Mar 21 09:00:00 2024 +0000
+
+    Add README
+
+commit d3aef1a75c64a9b1a86d486a9e9d20d183040cd9
+Author: Sam Contributor <sam@example.com>
+Date:   Wed Mar 20 08:12:00 2024 +0000
+
+    Speed up product search
+
+`,
+      output: `600073b Add product models, icons, CI workflow and sample data
+11557f2 Merge branch 'feature/refunds'
+cb94531 Add README
+d3aef1a Speed up product search
+[omni: 4 commits shown one per line (short hash + subject); 21 author, date, body and stat lines hidden — omni retrieve <handle>]
+[omni: 4 lines condensed; whole output — omni retrieve <handle>]
+`,
+    },
+  ],
 } satisfies DistillerSpec;

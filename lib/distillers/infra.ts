@@ -83,5 +83,40 @@ export default {
   matches,
   rewrite: true,
   lines: recogniser,
-  examples: [],
+  examples: [
+    // corpus/cases/752-terraform-apply, lines 95-110
+    {
+      command: 'terraform apply -auto-approve -no-color',
+      input: `terraform_data.config: Creating...
+terraform_data.config: Creation complete after 0s [id=558b1427-8c1c-e2f7-ae0f-e8fb11b915c6]
+terraform_data.svc["search"]: Creating...
+terraform_data.svc["search"]: Creation complete after 0s [id=15680691-4a2a-826c-afb7-4a6a6c657775]
+terraform_data.svc["worker"]: Creating...
+terraform_data.svc["api"]: Creating...
+terraform_data.svc["web"]: Creating...
+terraform_data.svc["mailer"]: Creating...
+terraform_data.svc["cron"]: Creating...
+terraform_data.svc["worker"]: Creation complete after 0s [id=fc22800c-1a37-fe44-d3ad-097693e1544e]
+terraform_data.svc["api"]: Creation complete after 0s [id=dac3528b-dd62-5dcc-b61f-84f32d7250d1]
+terraform_data.svc["web"]: Creation complete after 0s [id=d8760849-3d90-0995-f939-5cba66e9cfcc]
+terraform_data.svc["mailer"]: Creation complete after 0s [id=71ba1d79-5afd-958a-c098-c339d675823f]
+terraform_data.svc["cron"]: Creation complete after 0s [id=f375d898-51a6-6e35-1a6a-5bc178e32e32]
+
+Apply complete! Resources: 7 added, 0 changed, 0 destroyed.
+`,
+      output: `terraform_data.config: Creating...
+terraform_data.config: Creation complete after 0s [id=558b1427-8c1c-e2f7-ae0f-e8fb11b915c6]
+terraform_data.svc["search"]: Creating...
+terraform_data.svc["search"]: Creation complete after 0s [id=15680691-4a2a-826c-afb7-4a6a6c657775]
+[omni: 5 refresh, progress and legend lines hidden — omni retrieve <handle>]
+terraform_data.svc["worker"]: Creation complete after 0s [id=fc22800c-1a37-fe44-d3ad-097693e1544e]
+terraform_data.svc["api"]: Creation complete after 0s [id=dac3528b-dd62-5dcc-b61f-84f32d7250d1]
+terraform_data.svc["web"]: Creation complete after 0s [id=d8760849-3d90-0995-f939-5cba66e9cfcc]
+terraform_data.svc["mailer"]: Creation complete after 0s [id=71ba1d79-5afd-958a-c098-c339d675823f]
+terraform_data.svc["cron"]: Creation complete after 0s [id=f375d898-51a6-6e35-1a6a-5bc178e32e32]
+
+Apply complete! Resources: 7 added, 0 changed, 0 destroyed.
+`,
+    },
+  ],
 } satisfies DistillerSpec;

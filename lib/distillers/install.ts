@@ -123,5 +123,28 @@ export default {
   },
   lines: recogniser,
   signals: [PIP_RETRY_WARNING],
-  examples: [],
+  examples: [
+    // corpus/cases/712-npm-ci-loglevel-http, lines 254-266
+    {
+      command: 'npm ci --loglevel=http',
+      input: `npm http fetch GET 200 https://registry.npmjs.org/qs/-/qs-6.11.0.tgz 2710ms (cache updated)
+npm http fetch GET 200 https://registry.npmjs.org/qs/-/qs-6.5.5.tgz 2115ms (cache updated)
+npm http fetch GET 200 https://registry.npmjs.org/ajv 6904ms (cache updated)
+npm http fetch GET 200 https://registry.npmjs.org/psl/-/psl-1.15.0.tgz 4473ms (cache updated)
+npm http fetch GET 200 https://registry.npmjs.org/express/-/express-4.19.2.tgz 654ms (cache updated)
+npm http fetch GET 200 https://registry.npmjs.org/iconv-lite/-/iconv-lite-0.4.24.tgz 4163ms (cache updated)
+npm http fetch GET 200 https://registry.npmjs.org/uri-js/-/uri-js-4.4.1.tgz 5155ms (cache updated)
+npm http fetch GET 200 https://registry.npmjs.org/ajv/-/ajv-6.15.0.tgz 776ms (cache updated)
+npm http fetch GET 200 https://registry.npmjs.org/typescript 7955ms (cache updated)
+npm http fetch GET 200 https://registry.npmjs.org/lodash/-/lodash-4.17.21.tgz 6494ms (cache updated)
+npm http fetch GET 200 https://registry.npmjs.org/typescript/-/typescript-5.4.5.tgz 2158ms (cache updated)
+
+added 132 packages in 11s
+`,
+      output: `[omni: 11 download, progress and notice lines hidden — omni retrieve <handle>]
+
+added 132 packages in 11s
+`,
+    },
+  ],
 } satisfies DistillerSpec;

@@ -167,5 +167,25 @@ export default {
   matches,
   sniff: (head) => head.length >= 5 && shareMatching(head, TIMESTAMP) >= 0.6,
   lines: () => LOG_RECORDS,
-  examples: [],
+  examples: [
+    // corpus/cases/741-nginx-access-log, lines 1-10
+    {
+      command: 'cat access.log',
+      input: `127.0.0.1 - - [29/Nov/2026:22:38:35 +0000] "GET / HTTP/1.1" 200 12 "-" "curl/7.88.1"
+127.0.0.1 - - [29/Nov/2026:22:38:36 +0000] "GET /api/health HTTP/1.1" 200 12 "-" "curl/7.88.1"
+127.0.0.1 - - [29/Nov/2026:22:38:36 +0000] "GET / HTTP/1.1" 200 12 "-" "curl/7.88.1"
+127.0.0.1 - - [29/Nov/2026:22:38:36 +0000] "GET /api/health HTTP/1.1" 200 12 "-" "curl/7.88.1"
+127.0.0.1 - - [29/Nov/2026:22:38:36 +0000] "GET / HTTP/1.1" 200 12 "-" "curl/7.88.1"
+127.0.0.1 - - [29/Nov/2026:22:38:36 +0000] "GET /api/health HTTP/1.1" 200 12 "-" "curl/7.88.1"
+127.0.0.1 - - [29/Nov/2026:22:38:36 +0000] "GET / HTTP/1.1" 200 12 "-" "curl/7.88.1"
+127.0.0.1 - - [29/Nov/2026:22:38:36 +0000] "GET /api/health HTTP/1.1" 200 12 "-" "curl/7.88.1"
+127.0.0.1 - - [29/Nov/2026:22:38:36 +0000] "GET / HTTP/1.1" 200 12 "-" "curl/7.88.1"
+127.0.0.1 - - [29/Nov/2026:22:38:36 +0000] "GET /api/health HTTP/1.1" 200 12 "-" "curl/7.88.1"
+`,
+      output: `127.0.0.1 - - [29/Nov/2026:22:38:35 +0000] "GET / HTTP/1.1" 200 12 "-" "curl/7.88.1"
+127.0.0.1 - - [29/Nov/2026:22:38:36 +0000] "GET /api/health HTTP/1.1" 200 12 "-" "curl/7.88.1"
+[omni: 8 more lines like those above, 29/Nov/2026:22:38:36 +0000 — omni retrieve <handle>]
+`,
+    },
+  ],
 } satisfies DistillerSpec;

@@ -37,5 +37,38 @@ export default {
       },
     };
   },
-  examples: [],
+  examples: [
+    // corpus/cases/009-node-test-spec-fail, lines 154-170
+    {
+      command: 'node --test --test-reporter=spec',
+      input: `  ✔ keeps total 490 without a code (0.259137ms)
+  ✔ adds 50 and 5 (8.75828ms)
+✔ checkout (74.705132ms)
+▶ pricing
+  ✔ clamps 7 into 0..100 (7.875454ms)
+  ✔ slugifies title #2 (0.496452ms)
+  ✔ keeps total 30 without a code (0.279965ms)
+  ✔ adds 4 and 1 (0.252513ms)
+  ✔ multiplies 5 by 3 (0.237526ms)
+  ✔ clamps 42 into 0..100 (0.225273ms)
+  ✔ slugifies title #7 (0.358732ms)
+  ✖ applies SAVE10 discount to 100 (6.215049ms)
+    AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:
+    
+    91 !== 90
+    
+        at TestContext.<anonymous> (/tmp/omni-corpus.tGh7it/proj/node-fail/test/pricing.test.js:28:12)
+`,
+      output: `[omni: 3 passing tests folded — omni retrieve <handle>]
+▶ pricing
+[omni: 7 passing tests folded — omni retrieve <handle>]
+  ✖ applies SAVE10 discount to 100 (6.215049ms)
+    AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:
+    
+    91 !== 90
+    
+        at TestContext.<anonymous> (/tmp/omni-corpus.tGh7it/proj/node-fail/test/pricing.test.js:28:12)
+`,
+    },
+  ],
 } satisfies DistillerSpec;

@@ -9,11 +9,33 @@ import { programOf } from './shared.js';
  */
 const READERS = new Set(['cat', 'head', 'tail', 'bat', 'batcat', 'less', 'more', 'nl']);
 
+/** The example's output, a file's contents are the answer: they come back as they were. */
+const UNCHANGED = `/*!
+ * express
+ * Copyright(c) 2009-2013 TJ Holowaychuk
+ * Copyright(c) 2013 Roman Shtylman
+ * Copyright(c) 2014-2015 Douglas Christopher Wilson
+ * MIT Licensed
+ */
+
+'use strict';
+
+/**
+ * Module dependencies.
+`;
+
 export default {
   name: 'read',
   family: 'read',
   matches: (argv) => READERS.has(programOf(argv)) || (programOf(argv) === 'sed' && argv.includes('-n')),
   answer: true,
   lines: () => NOTHING,
-  examples: [],
+  examples: [
+    // corpus/cases/725-cat-source, lines 1-12
+    {
+      command: 'cat node_modules/express/lib/router/route.js',
+      input: UNCHANGED,
+      output: UNCHANGED,
+    },
+  ],
 } satisfies DistillerSpec;

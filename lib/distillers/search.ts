@@ -57,5 +57,34 @@ export default {
   matches: (argv) => SEARCHERS.has(programOf(argv)) || (programOf(argv) === 'git' && subcommand(argv) === 'grep'),
   answer: true,
   lines: recogniser,
-  examples: [],
+  examples: [
+    // corpus/cases/722-rg, lines 1-10
+    {
+      command: 'rg -n "function [a-z]+\\(" node_modules/express/lib',
+      input: `node_modules/express/lib/application.js:64:app.init = function init() {
+node_modules/express/lib/application.js:96:  this.on('mount', function onmount(parent) {
+node_modules/express/lib/application.js:144:app.lazyrouter = function lazyrouter() {
+node_modules/express/lib/application.js:165:app.handle = function handle(req, res, callback) {
+node_modules/express/lib/application.js:194:app.use = function use(fn) {
+node_modules/express/lib/application.js:261:app.route = function route(path) {
+node_modules/express/lib/application.js:300:app.engine = function engine(ext, fn) {
+node_modules/express/lib/application.js:328:app.param = function param(name, fn) {
+node_modules/express/lib/application.js:359:app.set = function set(setting, val) {
+node_modules/express/lib/application.js:417:app.path = function path() {
+`,
+      output: `node_modules/express/lib/application.js
+  64:app.init = function init() {
+  96:  this.on('mount', function onmount(parent) {
+  144:app.lazyrouter = function lazyrouter() {
+  165:app.handle = function handle(req, res, callback) {
+  194:app.use = function use(fn) {
+  261:app.route = function route(path) {
+  300:app.engine = function engine(ext, fn) {
+  328:app.param = function param(name, fn) {
+  359:app.set = function set(setting, val) {
+  417:app.path = function path() {
+[omni: 10 lines condensed; whole output — omni retrieve <handle>]
+`,
+    },
+  ],
 } satisfies DistillerSpec;

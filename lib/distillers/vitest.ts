@@ -16,5 +16,30 @@ export default {
   rewrite: true,
   detect: (p) => /^\s*RUN {1,2}v\d+\.\d+|^\s*Test Files {2}\d|^> vitest(\s|$)/.test(p),
   lines: () => checkmarks(PER_FILE),
-  examples: [],
+  examples: [
+    // corpus/cases/502-vitest-verbose-pass, lines 497-508
+    {
+      command: 'vitest run --reporter=verbose',
+      input: ` ✓ test/stock.test.js > stock > slugifies title #44 0ms
+ ✓ test/stock.test.js > stock > adds 45 and 9 0ms
+ ✓ test/stock.test.js > stock > clamps 322 into 0..100 0ms
+ ✓ test/stock.test.js > stock > slugifies title #47 0ms
+ ✓ test/stock.test.js > stock > adds 48 and 9 0ms
+ ✓ test/stock.test.js > stock > clamps 343 into 0..100 0ms
+ ✓ test/stock.test.js > stock > slugifies title #50 0ms
+
+ Test Files  10 passed (10)
+      Tests  500 passed (500)
+   Start at  22:53:22
+   Duration  7.38s (transform 324ms, setup 0ms, collect 623ms, tests 398ms, environment 3ms, prepare 2.20s)
+`,
+      output: `[omni: 7 passing tests folded — omni retrieve <handle>]
+
+ Test Files  10 passed (10)
+      Tests  500 passed (500)
+   Start at  22:53:22
+   Duration  7.38s (transform 324ms, setup 0ms, collect 623ms, tests 398ms, environment 3ms, prepare 2.20s)
+`,
+    },
+  ],
 } satisfies DistillerSpec;
