@@ -28,6 +28,7 @@ import npmBuild from './npm-build.js';
 import npmTest from './npm-test.js';
 import pytest from './pytest.js';
 import read from './read.js';
+import rspec from './rspec.js';
 import search from './search.js';
 import tap from './tap.js';
 import tsc from './tsc.js';
@@ -68,6 +69,7 @@ export const DISTILLERS: readonly DistillerSpec[] = Object.freeze([
   npmTest,
   pytest,
   read,
+  rspec,
   search,
   tap,
   tsc,
