@@ -5,7 +5,7 @@ import { Coverage, Spool, SPOOL_CAP_BYTES } from './spool.js';
 import { frame } from './frame.js';
 import { guard } from './guard.js';
 import { classify } from './classify.js';
-import { distill } from './distill.js';
+import { distill, Owner } from './distill.js';
 import { collapse } from './collapse.js';
 import { redact } from './redact.js';
 import { passthroughRequested } from '../command/passthrough.js';
@@ -52,7 +52,9 @@ export function createPipeline(ctx: PipelineContext): Pipeline {
   let pendingWrite: ((err?: Error | null) => void) | null = null;
   const release = () => { const f = pendingWrite; pendingWrite = null; f?.(); };
 
-  const stages: Transform[] = [frame(run), guard(run), classify(run), distill(ctx, run), collapse(run), redact(run, { maskAll: ctx.maskAll, read: ctx.tool === 'Read' })];
+  // Who owns the output: classify reads the owner's own lines, distill runs its stage.
+  const owner = new Owner(ctx, run);
+  const stages: Transform[] = [frame(run), guard(run), classify(run, owner), distill(owner, run), collapse(run), redact(run, { maskAll: ctx.maskAll, read: ctx.tool === 'Read' })];
   if (ctx.ledger) stages.push(ctx.ledger(run));
   const tail = render(ctx, run, spool, report, {
     coverage,

@@ -1,52 +1,82 @@
 import { Transform } from 'node:stream';
 import type { Batch, Line, PipelineContext } from '../kit/types.js';
 import { BATCH_QUEUE, type RunState } from '../kit/stage.js';
-import { routeCommand, sniffDistiller, specByName } from '../distillers/registry.js';
+import type { DistillerSpec, ProducerRoute } from '../kit/spec.js';
+import { distillStage, routeCommand, sniffDistiller, specByName } from '../distillers/registry.js';
 import type { RuleSet } from '../rules/load.js';
+import type { RunOwner } from './classify.js';
+
+/** A sniffed run has no command line: its producer's argv is empty. */
+const SNIFFED: ProducerRoute = { argv: [] };
+
+/** How many first lines a sniff reads. */
+const SNIFF_LINES = 200;
 
 /**
- * distill: the registry's choice of distiller for this command. Without a command (a bare
- * `omni pipe`) the first batch is sniffed for a tool's own lines.
+ * Who owns one run's output: the registry's choice for the command line, made before the
+ * first byte; without a command (a bare `omni pipe`), the spec the first batch's lines are
+ * claimed by. classify asks it for the tool's own lines, distill for its stage.
  */
-export function distill(ctx: PipelineContext, run: RunState): Transform {
-  if (ctx.tool === 'Read') {
-    // A host's file read is a file's text, every line of it the answer: the read distiller keeps
-    // it as it is (the ledger may still fold a head the reader was shown).
-    const spec = specByName('read');
-    run.distiller = spec.name;
-    run.family = spec.family;
-    return spec.create(ctx, run, { argv: [] });
-  }
-  if (ctx.command) {
+export class Owner implements RunOwner {
+  spec: DistillerSpec | null = null;
+  /**
+   * The built-in spec whose own lines (failures, signals) classify takes in: the owner's, or
+   * where a rule of one's own owns the run, the spec of the tool that printed it. A rule
+   * decides what is hidden, never what states a failure.
+   */
+  tool: DistillerSpec | null = null;
+  route: ProducerRoute = SNIFFED;
+
+  constructor(ctx: PipelineContext, private readonly run: RunState) {
+    if (ctx.tool === 'Read') {
+      // A host's file read is a file's text, every line of it the answer: the read distiller keeps
+      // it as it is (the ledger may still fold a head the reader was shown).
+      this.spec = this.tool = specByName('read');
+      run.distiller = this.spec.name;
+      run.family = this.spec.family;
+      return;
+    }
+    if (!ctx.command) return;
     // Rules of one's own belong to a place: a door names its cwd (or a set is given). A bare
     // library call with neither stays a pure function of its input.
     const scope = ctx.cwd || ctx.rules ? { cwd: ctx.cwd, home: ctx.rules?.home, set: ctx.rules?.set as RuleSet | undefined } : undefined;
     const route = routeCommand(ctx.command, scope);
     if (!route.distiller) run.passthrough = 'passthrough';
-    const spec = route.spec ?? specByName(route.distiller ?? 'generic');
-    run.distiller = route.distiller ? spec.name : 'none';
-    run.family = route.distiller ? spec.family : 'none';
-    return spec.create(ctx, run, { argv: route.argv ?? [] });
+    this.spec = route.spec ?? specByName(route.distiller ?? 'generic');
+    this.tool = route.rule ? specByName(routeCommand(ctx.command).distiller ?? 'generic') : this.spec;
+    this.route = { argv: route.argv ?? [] };
+    run.distiller = route.distiller ? this.spec.name : 'none';
+    run.family = route.distiller ? this.spec.family : 'none';
   }
-  return sniffing(ctx, run);
+
+  /** Without a command: the spec these first lines are claimed by (once). */
+  choose(lines: readonly Line[]): void {
+    if (this.spec) return;
+    this.spec = this.tool = sniffDistiller(lines.slice(0, SNIFF_LINES));
+    this.run.distiller = this.spec.name;
+    this.run.family = this.spec.family;
+  }
 }
 
-/** A sniffed run has no command line: its producer's argv is empty. */
-const SNIFFED = { argv: [] as string[] };
+/**
+ * distill: the owner's stage. Without a command the owner is chosen by the first batch
+ * (classify chooses it there first, unless the run is passed through before it looks).
+ */
+export function distill(owner: Owner, run: RunState): Transform {
+  if (owner.spec) return distillStage(owner.spec, run, owner.route);
+  return sniffing(owner, run);
+}
 
-/** Holds the first batch, picks a distiller from it, then forwards everything to it. */
-function sniffing(ctx: PipelineContext, run: RunState): Transform {
+/** Holds the first batch, picks the owner from it if no one did, then forwards everything to its stage. */
+function sniffing(owner: Owner, run: RunState): Transform {
   let inner: Transform | null = null;
   const outer: Transform = new Transform({
     objectMode: true,
     highWaterMark: BATCH_QUEUE,
     transform(batch: Batch, _enc, cb) {
       if (!inner) {
-        const head = batch.items.filter((i): i is Line => i.kind === 'line').slice(0, 200);
-        const spec = sniffDistiller(head);
-        run.distiller = spec.name;
-        run.family = spec.family;
-        inner = spec.create(ctx, run, SNIFFED);
+        owner.choose(batch.items.filter((i): i is Line => i.kind === 'line'));
+        inner = distillStage(owner.spec!, run, owner.route);
         inner.on('data', (b: Batch) => outer.push(b));
         inner.on('error', (e) => outer.destroy(e));
       }
