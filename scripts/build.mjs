@@ -9,6 +9,7 @@
 import { build } from 'esbuild';
 import { chmodSync, copyFileSync, existsSync, readFileSync } from 'node:fs';
 
+import { asciiFile } from './ascii-bundle.mjs';
 import { GATE_TABLES } from './gate-tables.mjs';
 
 const common = {
@@ -56,6 +57,8 @@ const splitSubcommands = {
 // V8's code cache. A subcommand bundle is reached by require, not import(), so the bundle runs
 // the same under vm.Script as under require.
 await build({ ...common, entryPoints: ['bin/omni.ts'], outfile: 'dist/omni-core.cjs', plugins: [splitSubcommands], supported: { 'dynamic-import': false } });
+// Pure ASCII, so the boot reads it as a one-byte string (scripts/ascii-bundle.mjs).
+asciiFile('dist/omni-core.cjs');
 copyFileSync('lib/boot/code-cache.cjs', 'dist/omni.cjs');
 chmodSync('dist/omni.cjs', 0o755);
 for (const name of subcommands) {
