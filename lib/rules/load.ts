@@ -10,11 +10,11 @@
  * long-lived MCP server sees edits. With no rules file this costs a few stats: the file
  * is parsed (and zod loaded) only when it exists.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync, statSync, writeFileSync, renameSync } from 'node:fs';
 import { ensureDir } from '../store/ensure-dir.js';
 import { dirname, join, resolve } from 'node:path';
 import { omniHome } from '../store/open.js';
+import { sha256Hex } from '../store/sha256.js';
 import { logDiagnostic } from '../store/diagnostics.js';
 import { validateRules, type Rule } from './schema.js';
 
@@ -90,7 +90,7 @@ function readAndValidate(file: string, key: string): Parsed {
   } catch (e) {
     return { key, sha256: '', rules: [], errors: [`${file}: cannot read: ${(e as Error).message}`] };
   }
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const sha256 = sha256Hex(bytes);
   let json: unknown;
   try {
     json = JSON.parse(bytes.toString('utf8'));
@@ -140,7 +140,7 @@ function trustKey(file: string): string {
 /** Records `file`'s current contents as trusted. Returns the sha256 trusted. */
 export function trustFile(home: string, file: string): string {
   const abs = trustKey(file);
-  const sha = createHash('sha256').update(readFileSync(abs)).digest('hex');
+  const sha = sha256Hex(readFileSync(abs));
   const f = trustPath(home);
   let doc: { version: number; files: Record<string, { sha256: string; trustedAt: string }> } = { version: 1, files: {} };
   try {
