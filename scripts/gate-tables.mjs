@@ -7,6 +7,8 @@ import { createRequire } from 'node:module';
 const r = await build({
   stdin: { contents: "export { gateTables } from './lib/pipeline/classify.ts';", resolveDir: process.cwd(), loader: 'ts' },
   bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false, logLevel: 'warning',
+  // Evaluated here by require; a module that reaches for import.meta.url gets this file's.
+  define: { 'import.meta.url': JSON.stringify(import.meta.url) },
 });
 const mod = { exports: {} };
 new Function('module', 'exports', 'require', r.outputFiles[0].text)(mod, mod.exports, createRequire(import.meta.url));

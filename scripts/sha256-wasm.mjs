@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 const r = await build({
   stdin: { contents: "export { wasmModuleBytes } from './lib/store/sha256.ts';", resolveDir: process.cwd(), loader: 'ts' },
   bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false, logLevel: 'warning',
-  define: { 'import.meta.url': '"file:///"' },
+  define: { 'import.meta.url': JSON.stringify(import.meta.url) },
 });
 const mod = { exports: {} };
 new Function('module', 'exports', 'require', r.outputFiles[0].text)(mod, mod.exports, createRequire(import.meta.url));

@@ -1,4 +1,5 @@
-import { Transform } from 'node:stream';
+import type { Transform } from 'node:stream';
+import { sameKind, transform } from '../kit/streams.js';
 import type { Batch, Line, PipelineContext } from '../kit/types.js';
 import { BATCH_QUEUE, type RunState } from '../kit/stage.js';
 import { routeCommand, sniffDistiller, specByName } from '../distillers/registry.js';
@@ -29,7 +30,9 @@ const SNIFFED = { argv: [] as string[] };
 /** Holds the first batch, picks a distiller from it, then forwards everything to it. */
 function sniffing(ctx: PipelineContext, run: RunState): Transform {
   let inner: Transform | null = null;
-  const outer: Transform = new Transform({
+  // Built at the first batch, the way this stage was (../kit/streams.ts).
+  const later = sameKind();
+  const outer: Transform = transform({
     objectMode: true,
     highWaterMark: BATCH_QUEUE,
     transform(batch: Batch, _enc, cb) {
@@ -38,7 +41,7 @@ function sniffing(ctx: PipelineContext, run: RunState): Transform {
         const spec = sniffDistiller(head);
         run.distiller = spec.name;
         run.family = spec.family;
-        inner = spec.create(ctx, run, SNIFFED);
+        inner = later(() => spec.create(ctx, run, SNIFFED));
         inner.on('data', (b: Batch) => outer.push(b));
         inner.on('error', (e) => outer.destroy(e));
       }

@@ -1,9 +1,11 @@
 // What a hook process loads decides what it costs: Node's own modules are compiled per process
 // (no code cache covers their inner functions). node:crypto pulls in keys, ciphers, x509 and
 // the whole stream machinery, ~13M instructions, and omni needs only SHA-256 from it, which
-// lib/store/sha256.ts computes without it. These run the real bundle with a preload that lists
-// the built-in modules the process loaded, and check that the archive's handles still name
-// the bytes `omni retrieve` returns.
+// lib/store/sha256.ts computes without it; node:stream (~13M more, and a nextTick per batch per
+// stage) is what a streaming run needs, and a hook's buffered run builds synchronous stages
+// instead (lib/kit/streams.ts). These run the real bundle with a preload that lists the
+// built-in modules the process loaded, and check that the archive's handles still name the
+// bytes `omni retrieve` returns.
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -31,15 +33,17 @@ function run(flag: string, input: string, home: string) {
   return { status: r.status, stdout: r.stdout, modules: readFileSync(list, 'utf8').split('\n') };
 }
 
-t.test('a post-hook that archives, and a session start, never load node:crypto', async (t) => {
+t.test('a post-hook that archives, and a session start, load neither node:crypto nor node:stream', async (t) => {
   const home = tempHome();
   const p = run('--post-hook', post, home);
   t.equal(p.status, 0);
   t.match(p.stdout, /similar lines folded — omni retrieve [0-9a-f]{16}/, 'the run folded, so blobs were archived and hashed');
   t.notOk(p.modules.includes('NativeModule crypto'), 'post-hook: node:crypto not loaded');
+  t.notOk(p.modules.includes('NativeModule stream'), 'post-hook: node:stream not loaded');
   const s = run('--session-start', start, home);
   t.equal(s.status, 0);
   t.notOk(s.modules.includes('NativeModule crypto'), 'session-start: node:crypto not loaded');
+  t.notOk(s.modules.includes('NativeModule stream'), 'session-start: node:stream not loaded');
 });
 
 t.test("a marker's handle is the SHA-256 prefix of the bytes `omni retrieve` returns for it", async (t) => {
