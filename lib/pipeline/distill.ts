@@ -1,4 +1,5 @@
-import { Transform } from 'node:stream';
+import type { Transform } from 'node:stream';
+import { sameKind, transform } from '../kit/streams.js';
 import type { Batch, Line, PipelineContext } from '../kit/types.js';
 import { BATCH_QUEUE, type RunState } from '../kit/stage.js';
 import type { DistillerSpec, ProducerRoute } from '../kit/spec.js';
@@ -70,13 +71,15 @@ export function distill(owner: Owner, run: RunState): Transform {
 /** Holds the first batch, picks the owner from it if no one did, then forwards everything to its stage. */
 function sniffing(owner: Owner, run: RunState): Transform {
   let inner: Transform | null = null;
-  const outer: Transform = new Transform({
+  // Built at the first batch, the way this stage was (../kit/streams.ts).
+  const later = sameKind();
+  const outer: Transform = transform({
     objectMode: true,
     highWaterMark: BATCH_QUEUE,
     transform(batch: Batch, _enc, cb) {
       if (!inner) {
         owner.choose(batch.items.filter((i): i is Line => i.kind === 'line'));
-        inner = distillStage(owner.spec!, run, owner.route);
+        inner = later(() => distillStage(owner.spec!, run, owner.route));
         inner.on('data', (b: Batch) => outer.push(b));
         inner.on('error', (e) => outer.destroy(e));
       }

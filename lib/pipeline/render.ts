@@ -1,4 +1,5 @@
-import { Transform } from 'node:stream';
+import type { Transform } from 'node:stream';
+import { transform } from '../kit/streams.js';
 import type { Batch, Item, Line, Marker, PipelineContext } from './types.js';
 import { BATCH_QUEUE, type RunState } from './stage.js';
 import type { Coverage, Spool } from './spool.js';
@@ -356,7 +357,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
     if (hooks.handOver && !maskPassthrough()) { mode = 'handed'; hooks.handOver(rawEmitted); }
   };
 
-  const t: Transform = new Transform({
+  const t: Transform = transform({
     writableObjectMode: true,
     writableHighWaterMark: BATCH_QUEUE,
     transform(batch: Batch, _enc, cb) {
