@@ -161,6 +161,18 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
       : raws.map((r) => archive(r));
   };
 
+  /**
+   * True while the last thing rendered is a line with no terminator (only the input's last line
+   * can be one): a marker after it starts a line of its own, or it would glue onto that line
+   * and a failure line such as `Killed` would no longer be a line of the output.
+   */
+  let dangling = false;
+  const markerLine = (note: string, handle: string, eol: string | undefined): string => {
+    const line = (dangling ? '\n' : '') + formatMarker(note, handle) + (eol || '\n');
+    dangling = false;
+    return line;
+  };
+
   /** Held to the end: render everything; the gate then judges the whole. */
   const renderItems = (items: Item[]): string => {
     const handles = archiveMarkers(items);
@@ -170,6 +182,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
       if (it.kind === 'line') {
         const vis = shown(it);
         s += vis;
+        dangling = it.eol === '';
         if (it.raw !== undefined || it.out !== undefined || (it.plain !== undefined && it.plain !== it.text)) {
           // Compared with the line as it came, secrets masked: a mask alone is no removal and
           // owes no receipt.
@@ -188,9 +201,10 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
       if (last && last.end > rawEmitted) rawEmitted = last.end;
       if (!handle) {
         s += it.hidden.map(asCame).join('');
+        if (last) dangling = last.eol === '';
         continue;
       }
-      s += formatMarker(it.note, handle) + (last?.eol || '\n');
+      s += markerLine(it.note, handle, last?.eol);
     }
     return s;
   };
@@ -231,6 +245,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
         if (it.end - rawLen > at) gapBefore(it.end - rawLen);
         else if (it.end - rawLen < at) inOrder = false;
         if (it.end > at) at = it.end;
+        dangling = it.eol === '';
         if (it.raw === undefined && it.out === undefined && (it.plain === undefined || it.plain === it.text)) {
           const x = it.text + it.eol;
           short += x;
@@ -265,11 +280,13 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
       if (last && last.end > at) at = last.end;
       // Unfolded, the hidden lines go out as they came, secrets masked.
       const hidden = it.hidden.map(asCame).join('');
-      const marker = handle ? formatMarker(it.note, handle) + (last?.eol || '\n') : '';
+      const glue = dangling;
+      const marker = handle ? markerLine(it.note, handle, last?.eol) : '';
       // A fold that does not pay for its marker is not made.
       const markerBytes = Buffer.byteLength(marker);
       const hiddenBytes = Buffer.byteLength(hidden);
       const m = !handle || markerBytes > hiddenBytes ? hidden : marker;
+      dangling = m === marker ? false : last ? last.eol === '' : glue;
       if (m === marker) st.markers++;
       shortBytes += m === marker ? markerBytes : hiddenBytes;
       short += m;
