@@ -13,6 +13,13 @@ import { basename } from './parse.js';
 export interface Runner {
   /** The program, as a spec declares it: `pnpm`, `uv`, `python`. */
   name: string;
+  /**
+   * How a command line writes it in front of the program it runs (`pnpm exec`, `uv run`,
+   * `python -m`, `bundle exec`): its own examples, which test/distillers/runners.test.ts puts in
+   * front of every producer of every spec (so a runner declared in a spec's file is checked
+   * there like the ones it knows).
+   */
+  forms: readonly string[];
   /** The argv of the program it runs (`pnpm exec vitest run` → `vitest run`), or null. */
   runs?(argv: string[]): string[] | null;
   /** The package script it runs (`npm run build` → build, `yarn test` → test), or undefined. */
@@ -33,9 +40,9 @@ function packageBin(argv: string[]): string[] | null {
   return argv.slice(1);
 }
 
-/** `uv run [--with x] pytest`: the words after `run` and its options. */
-function runSubcommand(argv: string[]): string[] | null {
-  if (argv[1] !== 'run') return null;
+/** `uv run [--with x] pytest`, `bundle exec rspec`: the words after `sub` and its options. */
+function runSubcommand(argv: string[], sub: string): string[] | null {
+  if (argv[1] !== sub) return null;
   let a = argv.slice(2);
   while (a.length && a[0].startsWith('-')) a = a.slice(1);
   return a;
@@ -56,44 +63,49 @@ function packageScript(pm: string, argv: string[]): string | undefined {
   return pm === 'npm' && s !== 'test' && s !== 'start' && s !== 'stop' && s !== 'restart' ? undefined : s;
 }
 
-const packageManager = (name: string, runs?: (argv: string[]) => string[] | null): Runner => ({
+const packageManager = (name: string, forms: string[], runs?: (argv: string[]) => string[] | null): Runner => ({
   name,
+  forms,
   runs: runs && ((argv) => (basename(argv[0] ?? '') === name ? runs(argv) : null)),
   script: (argv) => (basename(argv[0] ?? '') === name ? packageScript(name, argv) : undefined),
 });
 
-const subcommandRunner = (name: string): Runner => ({
+/**
+ * A program that runs another through one subcommand, options after it skipped word by word:
+ * `uv run pytest`, `poetry run pytest`, `bundle exec rspec`. A spec may declare one of its own
+ * with it, in its own file.
+ */
+export const subcommandRunner = (name: string, sub: string): Runner => ({
   name,
-  runs: (argv) => (basename(argv[0] ?? '') === name ? runSubcommand(argv) : null),
+  forms: [`${name} ${sub}`],
+  runs: (argv) => (basename(argv[0] ?? '') === name ? runSubcommand(argv, sub) : null),
 });
 
 /** `npm exec [--yes] [--] tsc`: npm's bin runner (`npm tsc` is not one); `npm test`, `npm run build`: its scripts. */
-export const NPM = packageManager('npm', (argv) => {
+export const NPM = packageManager('npm', ['npm exec'], (argv) => {
   if (argv[1] !== 'exec') return null;
   let a = argv.slice(2);
   while (a.length && a[0].startsWith('-')) a = a.slice(1);
   if (a[0] === '--') a = a.slice(1);
   return a;
 });
-export const PNPM = packageManager('pnpm', packageBin);
-export const YARN = packageManager('yarn', packageBin);
-export const BUN = packageManager('bun', packageBin);
-export const UV = subcommandRunner('uv');
-export const POETRY = subcommandRunner('poetry');
-export const PIPENV = subcommandRunner('pipenv');
-export const PDM = subcommandRunner('pdm');
-export const HATCH = subcommandRunner('hatch');
+export const PNPM = packageManager('pnpm', ['pnpm', 'pnpm exec', 'pnpm dlx'], packageBin);
+export const YARN = packageManager('yarn', ['yarn', 'yarn exec', 'yarn dlx'], packageBin);
+export const BUN = packageManager('bun', ['bun', 'bun x'], packageBin);
+export const UV = subcommandRunner('uv', 'run');
+export const POETRY = subcommandRunner('poetry', 'run');
+export const PIPENV = subcommandRunner('pipenv', 'run');
+export const PDM = subcommandRunner('pdm', 'run');
+export const HATCH = subcommandRunner('hatch', 'run');
 
 const PYTHON_NAME = /^python(\d(\.\d+)?)?$/;
 /** `python -m pytest`, `python3.12 -m pytest`. */
 export const PYTHON: Runner = {
   name: 'python',
+  forms: ['python -m', 'python3 -m'],
   module: true,
   runs: (argv) => (PYTHON_NAME.test(basename(argv[0] ?? '')) && argv[1] === '-m' ? argv.slice(2) : null),
 };
-
-/** The runners this module can read (the routing test checks each is declared by a spec). */
-export const KNOWN_RUNNERS: readonly Runner[] = [NPM, PNPM, YARN, BUN, UV, POETRY, PIPENV, PDM, HATCH, PYTHON];
 
 /**
  * The program an argv runs through these runners: one runner (the first that reads the line),

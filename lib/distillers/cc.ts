@@ -1,4 +1,5 @@
-import { familySpec, type Family, type Hit, type Recogniser } from './runner.js';
+import type { DistillerSpec } from '../kit/spec.js';
+import { TOOL_RUNNERS, type Hit, type Recogniser } from './runner.js';
 
 /*
  * C/C++ builds (make, gcc/clang, cmake, ninja, autoconf's configure, node-gyp). Recognised
@@ -71,14 +72,55 @@ function ccRecogniser(): Recogniser {
   };
 }
 
-export const CC_FAMILY: Family = {
+export default {
   name: 'cc',
+  family: 'build',
+  producers: ['make', 'gmake', 'cmake', 'ninja', 'gcc', 'g++', 'cc', 'c++', 'clang', 'clang++', 'configure', 'node-gyp'],
+  runners: TOOL_RUNNERS,
+  rewrite: true,
   detect: (p) =>
     MAKE_DIR.test(p) || CMAKE_STEP.test(p) || /^-- (Configuring done|Build files have been written)/.test(p) ||
     /^checking for \S.*\.\.\. /.test(p) || /^gyp info it worked if it ends with ok/.test(p),
-  recogniser: ccRecogniser,
-};
-
-export const CC = familySpec(CC_FAMILY, 'build', ['make', 'gmake', 'cmake', 'ninja', 'gcc', 'g++', 'cc', 'c++', 'clang', 'clang++', 'configure', 'node-gyp']);
-
-CC.test = 'test/distillers/builds.test.ts';
+  lines: ccRecogniser,
+  examples: [
+    // corpus/cases/504-make-recursive-warning, lines 15-35
+    {
+      command: 'make',
+      input: `make -C net
+make[1]: Entering directory '/tmp/omni-corpus5.I5HbdM/make-recursive/net'
+cc -Wall -Wextra -O2 -c net_01.c -o net_01.o
+cc -Wall -Wextra -O2 -c net_02.c -o net_02.o
+cc -Wall -Wextra -O2 -c net_03.c -o net_03.o
+cc -Wall -Wextra -O2 -c net_04.c -o net_04.o
+cc -Wall -Wextra -O2 -c net_05.c -o net_05.o
+cc -Wall -Wextra -O2 -c net_06.c -o net_06.o
+cc -Wall -Wextra -O2 -c net_07.c -o net_07.o
+cc -Wall -Wextra -O2 -c net_08.c -o net_08.o
+ar rcs libnet.a net_01.o net_02.o net_03.o net_04.o net_05.o net_06.o net_07.o net_08.o
+make[1]: Leaving directory '/tmp/omni-corpus5.I5HbdM/make-recursive/net'
+make -C app
+make[1]: Entering directory '/tmp/omni-corpus5.I5HbdM/make-recursive/app'
+cc -Wall -Wextra -O2 -c main.c -o main.o
+main.c: In function ‘main’:
+main.c:4:22: warning: unused variable ‘unused’ [-Wunused-variable]
+    4 | int main(void) { int unused; printf("%d\\n", util_01(1) + net_01(2)); return 0; }
+      |                      ^~~~~~
+cc -o app main.o ../util/libutil.a ../net/libnet.a
+make[1]: Leaving directory '/tmp/omni-corpus5.I5HbdM/make-recursive/app'
+`,
+      output: `make -C net
+[omni: 1 make directory lines, 8 compile commands folded — omni retrieve <handle>]
+ar rcs libnet.a net_01.o net_02.o net_03.o net_04.o net_05.o net_06.o net_07.o net_08.o
+make[1]: Leaving directory '/tmp/omni-corpus5.I5HbdM/make-recursive/net'
+make -C app
+[omni: 1 make directory lines, 1 compile commands folded — omni retrieve <handle>]
+main.c: In function ‘main’:
+main.c:4:22: warning: unused variable ‘unused’ [-Wunused-variable]
+    4 | int main(void) { int unused; printf("%d\\n", util_01(1) + net_01(2)); return 0; }
+      |                      ^~~~~~
+cc -o app main.o ../util/libutil.a ../net/libnet.a
+make[1]: Leaving directory '/tmp/omni-corpus5.I5HbdM/make-recursive/app'
+`,
+    },
+  ],
+} satisfies DistillerSpec;

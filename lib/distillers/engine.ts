@@ -1,14 +1,15 @@
 import type { Transform } from 'node:stream';
 import type { Batch, Item, Line } from '../kit/types.js';
+import type { Hit, LineHandler, Recognition, Recogniser, Repeats, Rewrites } from '../kit/units.js';
 import { batchStage, type RunState } from '../kit/stage.js';
 import { FOLD_MIN_LINES, foldPays, lineByteLength } from '../kit/marker.js';
 import { textOf } from './shared.js';
 
 /**
- * The one engine that turns a declaration (lib/distillers/hide.ts) into the distill stage.
- * Distillers never import this file: they declare what their tool's lines are, and
- * `hiding(...)` (hide.ts) hands the declaration here. Nothing in it is exported for a
- * distiller to instantiate; test/distillers/one-way.test.ts checks that none does.
+ * The one engine that turns a declaration (a spec's `lines`, in lib/kit/units.ts's terms) into
+ * the distill stage. Distillers never import this file: they declare what their tool's lines
+ * are, and the registry hands the declaration here through hide.ts's `stageFor`. Nothing in it
+ * is exported for a distiller to instantiate; test/distillers/one-way.test.ts checks that none does.
  *
  * Units, each one way of turning recognised lines into markers, all asking `foldPays`:
  *   'run'     each contiguous run of recognised lines -> one marker where it stood; the lines
@@ -22,100 +23,7 @@ import { textOf } from './shared.js';
  *             marker per flush, beside the whole raw output render archives and names
  */
 
-/** What a recogniser says about one line. Module constants: no per-line allocation. */
-export interface Hit {
-  /** Counted in the marker note ("412 passing tests"). '' = hidden but not counted. */
-  readonly noun: string;
-  /**
-   * A lead-in (`=== RUN x`, `# Subtest: x`) or blank line: hidden inside a run, but when
-   * it ends a run (what follows is kept) it stays, so a failure keeps its heading.
-   */
-  readonly lead?: boolean;
-}
-
 const BLANK: Hit = { noun: '', lead: true };
-
-/** The 'run' unit: what a tool's lines are, one line at a time, in order. */
-export interface Recogniser {
-  unit?: 'run';
-  /**
-   * Noise: a Hit when a pattern for this tool positively recognised the line as removable,
-   * else null (it stays). Shown every line in order (state may depend on them); a failure
-   * line is never hidden whatever it says. Absent: the tool has no noise of its own.
-   */
-  see?(l: Line, plain: string): Hit | null;
-  /**
-   * What the marker of one hidden run says; it may give shorter fallbacks after it (the first
-   * that pays is used). Default: the counts of the run's nouns ("400 passing tests folded").
-   */
-  note?(hidden: Line[]): string | readonly string[];
-  /**
-   * What becomes of the lines `see` did not recognise. 'fold' (default): they are folded like
-   * generic output, and the lines after a failure line (its message, diff, stack) up to the
-   * next recognised one are raised to `signal`, so nothing downstream folds them (without a
-   * `see`, as in generic, nothing would end such a block, so there is none). 'keep': they
-   * stay exactly as they are, tiers too, and a blank line is hidden only when `see` says so
-   * (a rule, an installer: only what the patterns say goes).
-   */
-  others?: 'fold' | 'keep';
-  /**
-   * For lines that are not hidden: a key under which consecutive lines fold to first line,
-   * marker, last line (e.g. cargo's `Compiling x`), or null.
-   */
-  foldKey?(l: Line, plain: string): string | null;
-  /** Noun for lines folded by `foldKey` or the generic fold ("crates compiled"). */
-  foldNoun?: string;
-}
-
-/** The 'repeat' unit: log records that say the same thing again. */
-export interface Repeats {
-  unit: 'repeat';
-  /** A line that stays verbatim and ends every fold (a severity word, a failure). */
-  barrier(l: Line): boolean;
-  /** A line that belongs to the record above it (an indented continuation). */
-  continues(l: Line): boolean;
-  /** The record's template: records with the same one fold; null = it stays where it is. */
-  key(l: Line): string | null;
-  /** The notes of one hidden run, most telling first; `keyOf` names each hidden record's template. */
-  note(hidden: Line[], keyOf: (l: Line) => string | undefined): readonly string[];
-}
-
-/** What the engine lends a 'rewrite' unit: lines hidden and condensed into one summary marker. */
-export interface Rewrites {
-  /** Hides a line; refuses (returns false) for a failure line, which must stay. */
-  hide(l: Line): boolean;
-  /** Prints `text` instead of the line (the whole raw output is archived by render). */
-  condense(l: Line, text: string): void;
-  /** Lines hidden since the last marker. */
-  readonly count: number;
-  /**
-   * Appends one marker for the lines hidden since the last one. Before the end of the run
-   * (`final` false) it waits until they are worth a marker, so a slow producer's small
-   * batches do not each get one. A marker that does not pay (or hides fewer than
-   * `minBytes`) is not made: its lines go back in input order, condensed lines restored.
-   */
-  flush(out: Item[], note: (hidden: Line[]) => string, minBytes?: number, final?: boolean): void;
-}
-
-/** A rewriting handler's hooks: `line` gets every input line, `batchEnd` what was held. */
-export interface LineHandler {
-  line(l: Line, out: Item[]): void;
-  /**
-   * Flush what the handler held (markers go at the end of what is flushed). `final` is
-   * the end of the run; before it, a streaming handler may keep holding hidden lines.
-   */
-  batchEnd?(out: Item[], final: boolean): void;
-}
-
-/** The 'rewrite' unit: a handler over lines, given the engine's `Rewrites` to hide and condense with. */
-export interface Rewriting {
-  unit: 'rewrite';
-  /** `rewrites()` opens one summary marker's collection (a form inside a form gets its own). */
-  lines(rewrites: () => Rewrites): LineHandler;
-}
-
-/** What one run of a distiller recognises: one of the units. */
-export type Recognition = Recogniser | Repeats | Rewriting;
 
 /** A run still growing past this is cut, so memory stays bounded on endless repeats. */
 const FOLD_MAX_HIDDEN_BYTES = 1 << 20;

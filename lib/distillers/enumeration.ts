@@ -1,5 +1,5 @@
 import type { DistillerSpec } from '../kit/spec.js';
-import { hiding, NOTHING } from './hide.js';
+import { NOTHING } from './hide.js';
 import { programOf, subcommand } from './shared.js';
 
 /*
@@ -27,10 +27,33 @@ function matches(argv: string[]): boolean {
   return !!subs && subs.has(subcommand(argv));
 }
 
-export const ENUMERATION: DistillerSpec = {
+/** The example's output, every row is the answer: it comes back as it was. */
+const UNCHANGED = `total 572
+drwxr-xr-x 133 root root  4096 Nov 29 22:38 .
+drwxr-xr-x   3 root root  4096 Nov 29 22:38 ..
+drwxr-xr-x   2 root root  4096 Nov 29 22:38 .bin
+-rw-r--r--   1 root root 20652 Nov 29 22:38 .yarn-integrity
+drwxr-xr-x   2 root root  4096 Nov 29 22:38 accepts
+drwxr-xr-x   5 root root  4096 Nov 29 22:38 ajv
+drwxr-xr-x   2 root root  4096 Nov 29 22:38 ansi-styles
+drwxr-xr-x   2 root root  4096 Nov 29 22:38 array-flatten
+drwxr-xr-x   3 root root  4096 Nov 29 22:38 asn1
+drwxr-xr-x   2 root root  4096 Nov 29 22:38 assert-plus
+drwxr-xr-x   4 root root  4096 Nov 29 22:38 async-function
+`;
+
+export default {
   name: 'enumeration',
   family: 'enumeration',
   matches,
   answer: true,
-  create: hiding({ name: 'enumeration', recogniser: () => NOTHING }),
-};
+  lines: () => NOTHING,
+  examples: [
+    // corpus/cases/731-ls-la, lines 1-12
+    {
+      command: 'ls -la node_modules',
+      input: UNCHANGED,
+      output: UNCHANGED,
+    },
+  ],
+} satisfies DistillerSpec;

@@ -1,16 +1,15 @@
 import type { Item, Line } from '../kit/types.js';
 import type { DistillerSpec, ProducerRoute } from '../kit/spec.js';
-import { hiding, NOTHING, onlyWhere, type Family, type LineHandler, type Recognition, type Rewrites } from './hide.js';
+import { NOTHING, type LineHandler, type Recognition, type Rewrites } from './hide.js';
 import { plural, programOf, subcommand, textOf } from './shared.js';
 
 /*
  * git: log (one line per commit: short hash + subject, `--stat` rows as one list of whole
- * paths), status (every path; a run of `(use "git …")` hints out where it pays for its
- * marker), diff/show (every hunk and every changed line; `index` lines and context beyond
+ * paths), diff/show (every hunk and every changed line; `index` lines and context beyond
  * one line at each end of a hunk out, the hunk header renumbered for what is shown), blame
  * (repeated commit metadata condensed per run of lines). Every removed line is behind a
  * marker; every rewritten line is in the whole raw output render archives and names in
- * its closing receipt.
+ * its closing receipt. `git status` is git-status.ts's.
  */
 
 const COMMIT = /^commit ([0-9a-f]{7,64})((?: \(.*\))?)$/;
@@ -18,7 +17,6 @@ const HEADER = /^(Author|AuthorDate|Commit|CommitDate|Date|Merge):\s/;
 const BODY = /^ {4}(.*)$/;
 const STAT = /^ (\S.*?)\s+\|\s+(\d+|Bin .*)(?: [+-]+)?$/;
 const STAT_SUMMARY = /^ \d+ files? changed(, \d+ insertions?\(\+\))?(, \d+ deletions?\(-\))?$/;
-const STATUS_HINT = /^\s+\((use "git [^"]+"|commit or discard the untracked or modified content in submodules)[^)]*\)$/;
 const DIFF_START = /^diff --(git|cc|combined) /;
 const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$/;
 const INDEX = /^index [0-9a-f]+\.\.[0-9a-f]+( \d{6})?$/;
@@ -111,14 +109,6 @@ function logHandler(hider: Rewrites): LineHandler {
     },
   };
 }
-
-/**
- * git status: every row stays; each run of `(use "git …")` hint lines gets its own marker
- * where it stood, and only when the run pays for it (one or two hint lines mostly do not, so
- * they stay): a marker never stands for lines from several places, and the rows between
- * them are never moved.
- */
-const statusHints = () => onlyWhere((l) => STATUS_HINT.test(textOf(l)), (h) => `${plural(h.length, 'git hint line')} hidden`);
 
 /** Context lines kept at each end of a hunk, next to its first and last change. */
 const KEEP_CONTEXT = 1;
@@ -287,39 +277,63 @@ function blameHandler(): LineHandler {
   };
 }
 
-/** What a run of git output is, by subcommand: rewritten forms, hints in place, or nothing. */
+/** What a run of git output is, by subcommand: a rewritten form, or nothing. */
 function recogniser(route: ProducerRoute): Recognition {
   const sub = route.argv.length ? subcommand(route.argv) : 'log'; // sniffed: a log
   if (sub === 'log' || sub === 'whatchanged' || sub === 'reflog') return { unit: 'rewrite', lines: (rewrites) => logHandler(rewrites()) };
-  if (sub === 'status') return statusHints();
   if (sub === 'diff' || sub === 'show') return { unit: 'rewrite', lines: (rewrites) => diffHandler(sub === 'show', rewrites) };
   if (sub === 'blame' || sub === 'annotate') return { unit: 'rewrite', lines: blameHandler };
   return NOTHING;
 }
 
-export const GIT_FAMILY: Family<Recognition> = { name: 'git', recogniser };
-const create = hiding(GIT_FAMILY);
-
 const GIT_SUBS = new Set(['log', 'whatchanged', 'reflog', 'diff', 'show', 'blame', 'annotate']);
 
-/** git log/diff/show/blame: noisy enough for a pre-hook rewrite. */
-export const GIT: DistillerSpec = {
+/** git log/diff/show/blame: every commit, hunk and line is the answer; noisy enough for a pre-hook rewrite. */
+export default {
   name: 'git',
   family: 'git',
   matches: (argv) => programOf(argv) === 'git' && GIT_SUBS.has(subcommand(argv)),
   answer: true,
-  sniff: (head) => head.length > 0 && COMMIT.test(textOf(head[0])) && head.slice(1, 4).some((l) => /^Author: /.test(textOf(l))),
   rewrite: true,
-  create,
-};
+  sniff: (head) => head.length > 0 && COMMIT.test(textOf(head[0])) && head.slice(1, 4).some((l) => /^Author: /.test(textOf(l))),
+  lines: recogniser,
+  examples: [
+    // corpus/cases/056-git-log, lines 1-25
+    {
+      command: 'git log -25',
+      input: `commit 600073bd47c4c06a1178c8002805ef19047ba357
+Author: Dana Developer <dana@example.com>
+Date:   Sat Mar 23 11:00:00 2024 +0000
 
-/** git status is an enumeration (every path stays; only hints go): never rewritten. */
-export const GIT_STATUS: DistillerSpec = {
-  name: 'git-status',
-  family: 'git',
-  matches: (argv) => programOf(argv) === 'git' && subcommand(argv) === 'status',
-  answer: true,
-  create,
-};
+    Add product models, icons, CI workflow and sample data
 
-GIT_STATUS.test = 'test/distillers/enumeration.test.ts';
+commit 11557f2b91041fffb687e2e2ac979cea3622b177
+Merge: cb94531 d3aef1a
+Author: Dana Developer <dana@example.com>
+Date:   Fri Mar 22 10:00:00 2024 +0000
+
+    Merge branch 'feature/refunds'
+
+commit cb945311bdbbeafcfd66cbf75d400253f6d35be0
+Author: Dana Developer <dana@example.com>
+Date:   Thu Mar 21 09:00:00 2024 +0000
+
+    Add README
+
+commit d3aef1a75c64a9b1a86d486a9e9d20d183040cd9
+Author: Sam Contributor <sam@example.com>
+Date:   Wed Mar 20 08:12:00 2024 +0000
+
+    Speed up product search
+
+`,
+      output: `600073b Add product models, icons, CI workflow and sample data
+11557f2 Merge branch 'feature/refunds'
+cb94531 Add README
+d3aef1a Speed up product search
+[omni: 4 commits shown one per line (short hash + subject); 21 author, date, body and stat lines hidden — omni retrieve <handle>]
+[omni: 4 lines condensed; whole output — omni retrieve <handle>]
+`,
+    },
+  ],
+} satisfies DistillerSpec;

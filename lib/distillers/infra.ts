@@ -1,5 +1,5 @@
-import type { DistillerSpec } from '../kit/spec.js';
-import { hiding, NOTHING, onlyWhere, type Family } from './hide.js';
+import type { DistillerSpec, ProducerRoute } from '../kit/spec.js';
+import { NOTHING, onlyWhere, type Recogniser } from './hide.js';
 import { plural, programOf, subcommand, textOf } from './shared.js';
 
 /*
@@ -58,15 +58,13 @@ function terraformNoise(): (t: string) => boolean {
 /** Only what the patterns say goes, one marker per contiguous run, worded by `noun`. */
 const patterns = (isNoise: (t: string) => boolean, noun: string) => onlyWhere((l) => isNoise(textOf(l)), (h) => `${plural(h.length, noun)} hidden`);
 
-export const INFRA_FAMILY: Family = {
-  name: 'infra',
-  recogniser: (route) => {
-    const p = programOf(route.argv);
-    if (p === 'terraform' || p === 'tofu') return patterns(terraformNoise(), 'refresh, progress and legend line');
-    if (p === 'docker' || p === 'podman' || p === 'buildah') return patterns(matcher(DOCKER_NOISE), 'layer, cache and export progress line');
-    return NOTHING;
-  },
-};
+/** What a run recognises, by program: terraform's or docker's progress, or nothing. */
+function recogniser(route: ProducerRoute): Recogniser {
+  const p = programOf(route.argv);
+  if (p === 'terraform' || p === 'tofu') return patterns(terraformNoise(), 'refresh, progress and legend line');
+  if (p === 'docker' || p === 'podman' || p === 'buildah') return patterns(matcher(DOCKER_NOISE), 'layer, cache and export progress line');
+  return NOTHING;
+}
 
 const TF_SUBS = new Set(['plan', 'apply', 'destroy', 'refresh', 'import']);
 
@@ -79,10 +77,46 @@ function matches(argv: string[]): boolean {
   return false;
 }
 
-export const INFRA: DistillerSpec = {
+export default {
   name: 'infra',
   family: 'infra',
   matches,
   rewrite: true,
-  create: hiding(INFRA_FAMILY),
-};
+  lines: recogniser,
+  examples: [
+    // corpus/cases/752-terraform-apply, lines 95-110
+    {
+      command: 'terraform apply -auto-approve -no-color',
+      input: `terraform_data.config: Creating...
+terraform_data.config: Creation complete after 0s [id=558b1427-8c1c-e2f7-ae0f-e8fb11b915c6]
+terraform_data.svc["search"]: Creating...
+terraform_data.svc["search"]: Creation complete after 0s [id=15680691-4a2a-826c-afb7-4a6a6c657775]
+terraform_data.svc["worker"]: Creating...
+terraform_data.svc["api"]: Creating...
+terraform_data.svc["web"]: Creating...
+terraform_data.svc["mailer"]: Creating...
+terraform_data.svc["cron"]: Creating...
+terraform_data.svc["worker"]: Creation complete after 0s [id=fc22800c-1a37-fe44-d3ad-097693e1544e]
+terraform_data.svc["api"]: Creation complete after 0s [id=dac3528b-dd62-5dcc-b61f-84f32d7250d1]
+terraform_data.svc["web"]: Creation complete after 0s [id=d8760849-3d90-0995-f939-5cba66e9cfcc]
+terraform_data.svc["mailer"]: Creation complete after 0s [id=71ba1d79-5afd-958a-c098-c339d675823f]
+terraform_data.svc["cron"]: Creation complete after 0s [id=f375d898-51a6-6e35-1a6a-5bc178e32e32]
+
+Apply complete! Resources: 7 added, 0 changed, 0 destroyed.
+`,
+      output: `terraform_data.config: Creating...
+terraform_data.config: Creation complete after 0s [id=558b1427-8c1c-e2f7-ae0f-e8fb11b915c6]
+terraform_data.svc["search"]: Creating...
+terraform_data.svc["search"]: Creation complete after 0s [id=15680691-4a2a-826c-afb7-4a6a6c657775]
+[omni: 5 refresh, progress and legend lines hidden — omni retrieve <handle>]
+terraform_data.svc["worker"]: Creation complete after 0s [id=fc22800c-1a37-fe44-d3ad-097693e1544e]
+terraform_data.svc["api"]: Creation complete after 0s [id=dac3528b-dd62-5dcc-b61f-84f32d7250d1]
+terraform_data.svc["web"]: Creation complete after 0s [id=d8760849-3d90-0995-f939-5cba66e9cfcc]
+terraform_data.svc["mailer"]: Creation complete after 0s [id=71ba1d79-5afd-958a-c098-c339d675823f]
+terraform_data.svc["cron"]: Creation complete after 0s [id=f375d898-51a6-6e35-1a6a-5bc178e32e32]
+
+Apply complete! Resources: 7 added, 0 changed, 0 destroyed.
+`,
+    },
+  ],
+} satisfies DistillerSpec;

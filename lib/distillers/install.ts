@@ -1,6 +1,6 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import type { Line } from '../kit/types.js';
-import { hiding, onlyWhere, type Family } from './hide.js';
+import { onlyWhere } from './hide.js';
 import { plural, programOf, subcommand, textOf } from './shared.js';
 import { PYTHON } from '../command/runners.js';
 
@@ -64,6 +64,13 @@ function isProgress(t: string): boolean {
 /** pip's retry of a connection (PyPI unreachable): the first of a run says why, the rest repeat it. */
 const PIP_RETRY = /^WARNING: Retrying \(Retry\(total=\d+, /;
 
+/**
+ * pip's `WARNING: Retrying (Retry(total=N, …)) after connection broken by '…Failed to
+ * establish a new connection…'` is a warning that it will try again, not a failure: the
+ * failure, if it comes, is pip's own `ERROR:` line.
+ */
+const PIP_RETRY_WARNING = /^WARNING: Retrying \(Retry\(total=/;
+
 function note(h: Line[]): string {
   let retries = 0;
   for (const l of h) if (PIP_RETRY.test(textOf(l))) retries++;
@@ -87,8 +94,6 @@ function recogniser() {
   }, note);
 }
 
-export const INSTALL_FAMILY: Family = { name: 'install', recogniser };
-
 const PIP_SUBS = new Set(['install', 'download', 'uninstall', 'wheel']);
 const NODE_SUBS = new Set(['install', 'i', 'ci', 'add', 'update', 'up', 'upgrade', 'remove', 'rm', 'uninstall', 'dedupe', 'rebuild', 'link']);
 const APT_SUBS = new Set(['install', 'upgrade', 'dist-upgrade', 'full-upgrade', 'update', 'remove', 'purge', 'autoremove', 'reinstall']);
@@ -105,16 +110,41 @@ function matches(argv: string[]): boolean {
   return false;
 }
 
-export const INSTALL: DistillerSpec = {
+export default {
   name: 'install',
   family: 'install',
   runners: [PYTHON],
   matches,
+  rewrite: true,
   sniff: (head) => {
     let hits = 0;
     for (const l of head) if (isProgress(textOf(l)) && !/^\++$/.test(textOf(l))) hits++;
     return hits >= 5 && hits >= head.length / 2;
   },
-  rewrite: true,
-  create: hiding(INSTALL_FAMILY),
-};
+  lines: recogniser,
+  signals: [PIP_RETRY_WARNING],
+  examples: [
+    // corpus/cases/712-npm-ci-loglevel-http, lines 254-266
+    {
+      command: 'npm ci --loglevel=http',
+      input: `npm http fetch GET 200 https://registry.npmjs.org/qs/-/qs-6.11.0.tgz 2710ms (cache updated)
+npm http fetch GET 200 https://registry.npmjs.org/qs/-/qs-6.5.5.tgz 2115ms (cache updated)
+npm http fetch GET 200 https://registry.npmjs.org/ajv 6904ms (cache updated)
+npm http fetch GET 200 https://registry.npmjs.org/psl/-/psl-1.15.0.tgz 4473ms (cache updated)
+npm http fetch GET 200 https://registry.npmjs.org/express/-/express-4.19.2.tgz 654ms (cache updated)
+npm http fetch GET 200 https://registry.npmjs.org/iconv-lite/-/iconv-lite-0.4.24.tgz 4163ms (cache updated)
+npm http fetch GET 200 https://registry.npmjs.org/uri-js/-/uri-js-4.4.1.tgz 5155ms (cache updated)
+npm http fetch GET 200 https://registry.npmjs.org/ajv/-/ajv-6.15.0.tgz 776ms (cache updated)
+npm http fetch GET 200 https://registry.npmjs.org/typescript 7955ms (cache updated)
+npm http fetch GET 200 https://registry.npmjs.org/lodash/-/lodash-4.17.21.tgz 6494ms (cache updated)
+npm http fetch GET 200 https://registry.npmjs.org/typescript/-/typescript-5.4.5.tgz 2158ms (cache updated)
+
+added 132 packages in 11s
+`,
+      output: `[omni: 11 download, progress and notice lines hidden — omni retrieve <handle>]
+
+added 132 packages in 11s
+`,
+    },
+  ],
+} satisfies DistillerSpec;

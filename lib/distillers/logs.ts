@@ -1,6 +1,6 @@
 import type { Line } from '../kit/types.js';
 import type { DistillerSpec } from '../kit/spec.js';
-import { hiding, type Family, type Repeats } from './hide.js';
+import type { Repeats } from './hide.js';
 import { programOf, shareMatching, subcommand, textOf } from './shared.js';
 import { DPKG_PROGRESS } from './install.js';
 
@@ -150,8 +150,6 @@ const LOG_RECORDS: Repeats = {
   note: foldNote,
 };
 
-export const LOGS_FAMILY: Family<Repeats> = { name: 'logs', recogniser: () => LOG_RECORDS };
-
 const LOG_FILE = /\.log(\.\d+)?$|^\/var\/log\/|(^|\/)(syslog|messages|kern\.log|auth\.log)$/;
 const READERS = new Set(['cat', 'tail', 'head', 'less', 'zcat', 'more']);
 
@@ -163,10 +161,31 @@ function matches(argv: string[]): boolean {
   return false;
 }
 
-export const LOGS: DistillerSpec = {
+export default {
   name: 'logs',
   family: 'log',
   matches,
   sniff: (head) => head.length >= 5 && shareMatching(head, TIMESTAMP) >= 0.6,
-  create: hiding(LOGS_FAMILY),
-};
+  lines: () => LOG_RECORDS,
+  examples: [
+    // corpus/cases/741-nginx-access-log, lines 1-10
+    {
+      command: 'cat access.log',
+      input: `127.0.0.1 - - [29/Nov/2026:22:38:35 +0000] "GET / HTTP/1.1" 200 12 "-" "curl/7.88.1"
+127.0.0.1 - - [29/Nov/2026:22:38:36 +0000] "GET /api/health HTTP/1.1" 200 12 "-" "curl/7.88.1"
+127.0.0.1 - - [29/Nov/2026:22:38:36 +0000] "GET / HTTP/1.1" 200 12 "-" "curl/7.88.1"
+127.0.0.1 - - [29/Nov/2026:22:38:36 +0000] "GET /api/health HTTP/1.1" 200 12 "-" "curl/7.88.1"
+127.0.0.1 - - [29/Nov/2026:22:38:36 +0000] "GET / HTTP/1.1" 200 12 "-" "curl/7.88.1"
+127.0.0.1 - - [29/Nov/2026:22:38:36 +0000] "GET /api/health HTTP/1.1" 200 12 "-" "curl/7.88.1"
+127.0.0.1 - - [29/Nov/2026:22:38:36 +0000] "GET / HTTP/1.1" 200 12 "-" "curl/7.88.1"
+127.0.0.1 - - [29/Nov/2026:22:38:36 +0000] "GET /api/health HTTP/1.1" 200 12 "-" "curl/7.88.1"
+127.0.0.1 - - [29/Nov/2026:22:38:36 +0000] "GET / HTTP/1.1" 200 12 "-" "curl/7.88.1"
+127.0.0.1 - - [29/Nov/2026:22:38:36 +0000] "GET /api/health HTTP/1.1" 200 12 "-" "curl/7.88.1"
+`,
+      output: `127.0.0.1 - - [29/Nov/2026:22:38:35 +0000] "GET / HTTP/1.1" 200 12 "-" "curl/7.88.1"
+127.0.0.1 - - [29/Nov/2026:22:38:36 +0000] "GET /api/health HTTP/1.1" 200 12 "-" "curl/7.88.1"
+[omni: 8 more lines like those above, 29/Nov/2026:22:38:36 +0000 — omni retrieve <handle>]
+`,
+    },
+  ],
+} satisfies DistillerSpec;

@@ -1,4 +1,5 @@
-import { familySpec, PASSED, type Family, type Hit } from './runner.js';
+import type { DistillerSpec } from '../kit/spec.js';
+import { PASSED, TOOL_RUNNERS, type Hit } from './runner.js';
 
 /*
  * pytest: `-v` result lines `path::test PASSED [ 12%]` are passing tests. The per-file
@@ -12,10 +13,43 @@ const DOTS: Hit = { noun: 'all-passing progress lines' };
 const DOTS_LINE = /^\.+\s*\[\s*\d+%\]\s*$/;
 const PASSED_LINE = /^\S+::\S.* PASSED(\s+\[\s*\d+%\])?\s*$/;
 
-export const PYTEST_FAMILY: Family = {
+export default {
   name: 'pytest',
+  family: 'test',
+  producers: ['pytest', 'py.test'],
+  runners: TOOL_RUNNERS,
+  rewrite: true,
   detect: (p) => /^=+ test session starts =+$/.test(p),
-  recogniser: () => ({ see: (_l, p) => (PASSED_LINE.test(p) ? PASSED : DOTS_LINE.test(p) ? DOTS : null) }),
-};
+  lines: () => ({ see: (_l, p) => (PASSED_LINE.test(p) ? PASSED : DOTS_LINE.test(p) ? DOTS : null) }),
+  examples: [
+    // corpus/cases/018-pytest-verbose-pass, lines 1-16
+    {
+      command: 'pytest -v',
+      input: `================================================= test session starts ==================================================
+platform linux -- Python 3.11.2, pytest-7.2.1, pluggy-1.0.0+repack -- /usr/bin/python3
+cachedir: .pytest_cache
+rootdir: /tmp/omni-corpus.tGh7it/proj/py-pass
+collecting ... collected 303 items
 
-export const PYTEST = familySpec(PYTEST_FAMILY, 'test', ['pytest', 'py.test']);
+tests/test_catalog.py::test_reserve_catalog_01 PASSED                                                            [  0%]
+tests/test_catalog.py::test_sku_catalog_02 PASSED                                                                [  0%]
+tests/test_catalog.py::test_price_catalog_03 PASSED                                                              [  0%]
+tests/test_catalog.py::test_restock_catalog_04 PASSED                                                            [  1%]
+tests/test_catalog.py::test_reserve_catalog_05 PASSED                                                            [  1%]
+tests/test_catalog.py::test_sku_catalog_06 PASSED                                                                [  1%]
+tests/test_catalog.py::test_price_catalog_07 PASSED                                                              [  2%]
+tests/test_catalog.py::test_restock_catalog_08 PASSED                                                            [  2%]
+tests/test_catalog.py::test_reserve_catalog_09 PASSED                                                            [  2%]
+tests/test_catalog.py::test_sku_catalog_10 PASSED                                                                [  3%]
+`,
+      output: `================================================= test session starts ==================================================
+platform linux -- Python 3.11.2, pytest-7.2.1, pluggy-1.0.0+repack -- /usr/bin/python3
+cachedir: .pytest_cache
+rootdir: /tmp/omni-corpus.tGh7it/proj/py-pass
+collecting ... collected 303 items
+
+[omni: 10 passing tests folded — omni retrieve <handle>]
+`,
+    },
+  ],
+} satisfies DistillerSpec;

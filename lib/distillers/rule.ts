@@ -1,6 +1,6 @@
 import type { Line } from '../kit/types.js';
 import type { DistillerSpec } from '../kit/spec.js';
-import { hiding, onlyWhere } from './hide.js';
+import { onlyWhere } from './hide.js';
 import type { Rule } from '../rules/schema.js';
 import type { RuleSource } from '../rules/load.js';
 import { plural, programOf, subcommand, textOf } from './shared.js';
@@ -76,15 +76,16 @@ export function ruleHides(rule: Rule, l: Line): boolean {
 /** What a marker of `n` lines hidden by this rule says. */
 export const ruleNote = (rule: Rule, n: number): string => `${plural(n, rule.unit, rule.units)} hidden by rule ${rule.name}`;
 
+/**
+ * The spec of one rule, declared like a built-in one. Never rewritten by the pre-hook; its
+ * examples are the rules file's own (`omni rules test` runs them).
+ */
 export function ruleSpec(source: RuleSource, rule: Rule): DistillerSpec {
   return {
     name: ruleDistillerName(source, rule),
     family: 'rules',
     matches: (argv) => ruleMatches(rule, argv),
-    rewrite: false,
-    create: hiding({
-      name: rule.name,
-      recogniser: () => onlyWhere((l) => ruleHides(rule, l), (h) => ruleNote(rule, h.length)),
-    }),
+    lines: () => onlyWhere((l) => ruleHides(rule, l), (h) => ruleNote(rule, h.length)),
+    examples: [],
   };
 }

@@ -1,13 +1,13 @@
 import type { Item, Line } from '../kit/types.js';
 import type { DistillerSpec, ProducerRoute } from '../kit/spec.js';
-import { hiding, NOTHING, type LineHandler, type Recognition } from './hide.js';
+import { NOTHING, type LineHandler, type Recognition } from './hide.js';
 import { programOf, subcommand, textOf } from './shared.js';
 
 /*
  * Search (grep, rg, ag, ack, git grep) keeps every match. `path:N:text` lines of one file
  * group under one `path` line (`  N:text` below it) when the file has several matches, so
  * only the repeated path goes; the exact output is in the whole raw output render archives.
- * Reads (`cat`, `head`, `tail`, `sed -n`, `bat`) pass unchanged.
+ * Reads (`cat`, `head`, `tail`, `sed -n`, `bat`) are read.ts's.
  */
 const MATCH = /^(.+?):(\d+)([:-])(.*)$/;
 
@@ -49,26 +49,42 @@ function recogniser(route: ProducerRoute): Recognition {
   return printsPaths(route.argv) ? { unit: 'rewrite', lines: grouped } : NOTHING;
 }
 
-const create = hiding({ name: 'search', recogniser });
-
 const SEARCHERS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'zgrep']);
 
-export const SEARCH: DistillerSpec = {
+export default {
   name: 'search',
   family: 'search',
   matches: (argv) => SEARCHERS.has(programOf(argv)) || (programOf(argv) === 'git' && subcommand(argv) === 'grep'),
   answer: true,
-  create,
-};
-
-const READERS = new Set(['cat', 'head', 'tail', 'bat', 'batcat', 'less', 'more', 'nl']);
-
-export const READ: DistillerSpec = {
-  name: 'read',
-  family: 'read',
-  matches: (argv) => READERS.has(programOf(argv)) || (programOf(argv) === 'sed' && argv.includes('-n')),
-  answer: true,
-  create: hiding({ name: 'read', recogniser: () => NOTHING }),
-};
-
-READ.test = 'test/distillers/search.test.ts';
+  lines: recogniser,
+  examples: [
+    // corpus/cases/722-rg, lines 1-10
+    {
+      command: 'rg -n "function [a-z]+\\(" node_modules/express/lib',
+      input: `node_modules/express/lib/application.js:64:app.init = function init() {
+node_modules/express/lib/application.js:96:  this.on('mount', function onmount(parent) {
+node_modules/express/lib/application.js:144:app.lazyrouter = function lazyrouter() {
+node_modules/express/lib/application.js:165:app.handle = function handle(req, res, callback) {
+node_modules/express/lib/application.js:194:app.use = function use(fn) {
+node_modules/express/lib/application.js:261:app.route = function route(path) {
+node_modules/express/lib/application.js:300:app.engine = function engine(ext, fn) {
+node_modules/express/lib/application.js:328:app.param = function param(name, fn) {
+node_modules/express/lib/application.js:359:app.set = function set(setting, val) {
+node_modules/express/lib/application.js:417:app.path = function path() {
+`,
+      output: `node_modules/express/lib/application.js
+  64:app.init = function init() {
+  96:  this.on('mount', function onmount(parent) {
+  144:app.lazyrouter = function lazyrouter() {
+  165:app.handle = function handle(req, res, callback) {
+  194:app.use = function use(fn) {
+  261:app.route = function route(path) {
+  300:app.engine = function engine(ext, fn) {
+  328:app.param = function param(name, fn) {
+  359:app.set = function set(setting, val) {
+  417:app.path = function path() {
+[omni: 10 lines condensed; whole output — omni retrieve <handle>]
+`,
+    },
+  ],
+} satisfies DistillerSpec;

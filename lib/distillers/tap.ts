@@ -1,4 +1,5 @@
-import { DETAIL, familySpec, LEAD, type Family, type Hit, type Recogniser } from './runner.js';
+import type { DistillerSpec } from '../kit/spec.js';
+import { DETAIL, LEAD, TOOL_RUNNERS, type Hit, type Recogniser } from './runner.js';
 
 /*
  * TAP (node-tap, `node --test` default and `--test-reporter=tap`): a nested `ok N - name`
@@ -56,10 +57,45 @@ export function tapRecogniser(opts: { topLevel?: boolean } = {}): Recogniser & R
   };
 }
 
-export const TAP_FAMILY: Family = {
+export default {
   name: 'tap',
+  family: 'test',
+  producers: ['tap'],
+  runners: TOOL_RUNNERS,
+  rewrite: true,
   detect: (p) => /^TAP version \d+\s*$/.test(p) || /^> tap(\s|$)/.test(p),
-  recogniser: () => tapRecogniser(),
-};
-
-export const TAP = familySpec(TAP_FAMILY, 'test', ['tap']);
+  lines: () => tapRecogniser(),
+  examples: [
+    // corpus/cases/015-tap-fail, lines 784-805
+    {
+      command: 'npx tap',
+      input: `    # Subtest: pricing: adds 4 and 1
+        ok 1 - should be equal
+        1..1
+    ok 4 - pricing: adds 4 and 1 # time=0.616ms
+    
+    # Subtest: pricing: multiplies 5 by 3
+        ok 1 - should be equal
+        1..1
+    ok 5 - pricing: multiplies 5 by 3 # time=25.694ms
+    
+    # Subtest: pricing: clamps 42 into 0..100
+        ok 1 - should be equal
+        1..1
+    ok 6 - pricing: clamps 42 into 0..100 # time=2.093ms
+    
+    # Subtest: pricing: slugifies title \\#7
+        ok 1 - should be equal
+        1..1
+    ok 7 - pricing: slugifies title \\#7 # time=0.614ms
+    
+    # Subtest: pricing: applies SAVE10 discount to 100
+        not ok 1 - should be equal
+`,
+      output: `[omni: 8 passing TAP results folded — omni retrieve <handle>]
+    # Subtest: pricing: applies SAVE10 discount to 100
+        not ok 1 - should be equal
+`,
+    },
+  ],
+} satisfies DistillerSpec;

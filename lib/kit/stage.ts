@@ -1,4 +1,5 @@
-import { Transform } from 'node:stream';
+import type { Transform } from 'node:stream';
+import { transform } from './streams.js';
 import type { Batch, PassReason } from './types.js';
 
 /**
@@ -51,7 +52,7 @@ export function batchStage(
   onEnd?: (push: Push, end: number) => void,
 ): Transform & { poke?: () => void } {
   let lastEnd = 0;
-  const t = new Transform({
+  const t = transform({
     objectMode: true,
     // Batches are ~64 KiB of lines each: a short queue per stage keeps memory flat.
     highWaterMark: BATCH_QUEUE,

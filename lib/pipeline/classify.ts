@@ -2,6 +2,8 @@ import stripAnsi from 'strip-ansi';
 import type { Line, Tier } from './types.js';
 import { batchStage, type RunState } from './stage.js';
 import { derivePrefilter, Prefilter, type PrefilterTables } from './prefilter.js';
+import type { DistillerSpec } from '../kit/spec.js';
+import { DISTILLERS } from '../distillers/registry.js';
 
 /*
  * Tier patterns. Order matters: failure is checked first and nothing overrides it.
@@ -52,6 +54,17 @@ export const NOISE: RegExp[] = [
   /^remote: (Counting|Compressing|Enumerating|Total)\b/,
 ];
 
+/**
+ * Verdicts that read like something else, whoever owns the run: signals before any list is
+ * asked. apt-get's closing `Fetched 9422 kB in 2s (5404 kB/s)` is a summary, not a transfer
+ * line (NOISE's `Fetched`); it is here, not among install's own lines, because apt's output
+ * reaches runs install does not own: `apt-get -o Dir::State::Lists=… update` (corpus 809),
+ * `sudo apt-get …`, `apt-get update && apt-get install …` are generic's.
+ */
+export const VERDICTS: RegExp[] = [
+  /^Fetched [\d.,]+ [kMG]?B in [\dhms ]+ \([\d.,]+ [kMG]?B\/s\)\s*$/,
+];
+
 /** "Tests: 1 failed, 0 errors" still states a failure: tried when ZERO_COUNT matched. */
 const COUNTED_FAILURE = /\b[1-9]\d* (failed|failures?|errors?|failing)\b/i;
 
@@ -70,11 +83,13 @@ const lists: Array<[RegExp[], number, string]> = [];
 let nextBit = 0;
 /** `group`: the lists whose unanchored atoms one regex looks for (failure and signal, as one). */
 const bitsOf = (list: RegExp[], group: string) => { const first = nextBit; nextBit += list.length; lists.push([list, first, group]); return list.map((_, k) => bit(first + k)); };
+const VERDICT_BITS = bitsOf(VERDICTS, 'matters');
 const FAILURE_BITS = bitsOf(FAILURE, 'matters');
 const COUNTED_BIT = bitsOf([COUNTED_FAILURE], 'matters')[0];
 const SIGNAL_BITS = bitsOf(SIGNAL, 'matters');
 const NOISE_BITS = bitsOf(NOISE, 'noise');
 const or = (xs: number[]) => xs.reduce((a, b) => a | b, 0);
+const ANY_VERDICT = or(VERDICT_BITS);
 const ANY_FAILURE = or(FAILURE_BITS) | COUNTED_BIT;
 const ANY_SIGNAL = or(SIGNAL_BITS);
 const ANY_NOISE = or(NOISE_BITS);
@@ -87,17 +102,40 @@ export function gatedPatterns(): Array<{ re: RegExp; bit: number; group?: string
   return patterns;
 }
 
-/** The tables the build derived from these same lists (scripts/build.mjs); absent unbundled. */
-declare const __OMNI_GATE_TABLES__: PrefilterTables | undefined;
+/**
+ * A spec's own lines (DistillerSpec `failures`, then `signals`), each with its bit in the
+ * spec's own gate: they apply only to a run the spec owns, so each spec's gate is its own.
+ */
+export function ownPatterns(spec: Pick<DistillerSpec, 'failures' | 'signals'>): Array<{ re: RegExp; bit: number; group?: string }> {
+  return [...(spec.failures ?? []), ...(spec.signals ?? [])].map((re, k) => ({ re, bit: bit(k), group: 'own' }));
+}
 
-/** What the build derived from the lists, else derived here on first use. */
-export function gateTables(): PrefilterTables {
-  return typeof __OMNI_GATE_TABLES__ === 'object' ? __OMNI_GATE_TABLES__ : derivePrefilter(gatedPatterns());
+/** The gate tables: the lists', and each registered spec's own (by name) for the specs that declare lines. */
+export interface GateTables {
+  lists: PrefilterTables;
+  own: Record<string, PrefilterTables>;
+}
+
+/** The tables the build derived from these same lists and specs (scripts/build.mjs); absent unbundled. */
+declare const __OMNI_GATE_TABLES__: GateTables | undefined;
+
+/** Derives every table from the patterns themselves. */
+function deriveTables(): GateTables {
+  const own: Record<string, PrefilterTables> = {};
+  for (const spec of DISTILLERS) if (spec.failures?.length || spec.signals?.length) own[spec.name] = derivePrefilter(ownPatterns(spec));
+  return { lists: derivePrefilter(gatedPatterns()), own };
+}
+
+let tables: GateTables | null = null;
+
+/** What the build derived from the lists and the specs, else derived here on first use. */
+export function gateTables(): GateTables {
+  return typeof __OMNI_GATE_TABLES__ === 'object' ? __OMNI_GATE_TABLES__ : (tables ??= deriveTables());
 }
 
 /** The gate, built on first use. */
 function prefilter(): Prefilter {
-  return (gate ??= new Prefilter(gateTables()));
+  return (gate ??= new Prefilter(gateTables().lists));
 }
 
 /** Which patterns may match `s` (the bits above); a clear bit proves its pattern cannot. */
@@ -105,9 +143,9 @@ export function gateBits(s: string): number {
   return (gate ?? prefilter()).bitsOf(s);
 }
 
-/** True when some FAILURE or SIGNAL pattern may match. A line with none skips both lists. */
+/** True when some VERDICTS, FAILURE or SIGNAL pattern may match. A line with none skips those lists. */
 export function mayMatter(s: string): boolean {
-  return (gateBits(s) & (ANY_FAILURE | ANY_SIGNAL)) !== 0;
+  return (gateBits(s) & (ANY_VERDICT | ANY_FAILURE | ANY_SIGNAL)) !== 0;
 }
 
 /** The NOISE patterns that may match, by index, or null for none. */
@@ -120,21 +158,52 @@ export function noiseCandidates(s: string): number[] | null {
 }
 
 /**
- * pip's `WARNING: Retrying (Retry(total=N, …)) after connection broken by '…Failed to
- * establish a new connection…'` is a warning that it will try again, not a failure: the
- * failure, if it comes, is pip's own `ERROR:` line.
+ * The lines of the spec that owns a run (its `failures` and `signals`) behind their own
+ * gate: asked before classify's lists, for that run only.
  */
-const PIP_RETRY_WARNING = 'WARNING: Retrying (Retry(total=';
-/** apt-get update's closing summary (`Fetched 9422 kB in 2s (5404 kB/s)`): a verdict, not a transfer line. */
-const APT_FETCHED_SUMMARY = /^Fetched [\d.,]+ [kMG]?B in [\dhms ]+ \([\d.,]+ [kMG]?B\/s\)\s*$/;
+export class OwnLines {
+  private readonly gate: Prefilter;
+  private readonly failures: readonly RegExp[];
+  private readonly signals: readonly RegExp[];
+
+  constructor(spec: DistillerSpec) {
+    this.failures = spec.failures ?? [];
+    this.signals = spec.signals ?? [];
+    this.gate = new Prefilter(gateTables().own[spec.name] ?? derivePrefilter(ownPatterns(spec)));
+  }
+
+  /** 'failure' or 'signal' when one of the spec's own lines is this one, else null. */
+  tierOf(plain: string): Tier | null {
+    const bits = this.gate.bitsOf(plain);
+    if (!bits) return null;
+    const f = this.failures.length;
+    for (let k = 0; k < f; k++) if (bits & bit(k) && this.failures[k].test(plain)) return 'failure';
+    for (let k = 0; k < this.signals.length; k++) if (bits & bit(f + k) && this.signals[k].test(plain)) return 'signal';
+    return null;
+  }
+}
+
+const ownLinesOf = new WeakMap<DistillerSpec, OwnLines | null>();
+
+/** The own lines of the spec that owns a run, or null when it declares none. Built once per spec. */
+export function ownLines(spec: DistillerSpec | null | undefined): OwnLines | null {
+  if (!spec) return null;
+  let o = ownLinesOf.get(spec);
+  if (o === undefined) ownLinesOf.set(spec, (o = spec.failures?.length || spec.signals?.length ? new OwnLines(spec) : null));
+  return o;
+}
 
 /**
- * Pure: the tier of one line given its visible text and the previous line's. `bits` is the
- * gate's answer for `plain` (gateBits), when the caller has it already.
+ * Pure: the tier of one line given its visible text, the previous line's and the lines of the
+ * spec that owns the run (`own`: its failures and signals come first).
  */
-export function classifyLine(plain: string, prevPlain: string | null, bits: number = gateBits(plain)): Tier {
-  if (plain.charCodeAt(0) === 87 /* W */ && plain.startsWith(PIP_RETRY_WARNING)) return 'signal';
-  if (plain.charCodeAt(0) === 70 /* F */ && APT_FETCHED_SUMMARY.test(plain)) return 'signal';
+export function classifyLine(plain: string, prevPlain: string | null, own: OwnLines | null = null): Tier {
+  if (own) {
+    const t = own.tierOf(plain);
+    if (t) return t;
+  }
+  const bits = gateBits(plain);
+  if (bits & ANY_VERDICT) for (let k = 0; k < VERDICTS.length; k++) if (bits & VERDICT_BITS[k] && VERDICTS[k].test(plain)) return 'signal';
   if (bits & ANY_FAILURE) {
     if (!ZERO_COUNT.test(plain)) {
       for (let k = 0; k < FAILURE.length; k++) if (bits & FAILURE_BITS[k] && FAILURE[k].test(plain)) return 'failure';
@@ -171,17 +240,36 @@ export function plainOf(line: Line): string {
   return line.plain;
 }
 
+/** Who owns the run, as classify asks it (lib/pipeline/distill.ts Owner). */
+export interface RunOwner {
+  /** The spec that owns the run, or null while no command chose one and no line was seen. */
+  readonly spec: DistillerSpec | null;
+  /** The built-in spec of the tool that printed the output: its own lines are taken in. */
+  readonly tool: DistillerSpec | null;
+  /** Chooses by these first lines when no command did (their plain text is set). */
+  choose(head: readonly Line[]): void;
+}
+
 /**
  * classify: gives every line its tier and its ANSI-free text. A pure function of the
- * line and its predecessor (repeats are noise), applied batch by batch.
+ * line, its predecessor (repeats are noise) and the lines of the spec that owns the run,
+ * applied batch by batch. Without a command the owner is chosen by the first batch's lines.
  */
-export function classify(run: RunState) {
+export function classify(run: RunState, owner?: RunOwner) {
   let prev: string | null = null;
+  let own: OwnLines | null | undefined = owner ? undefined : null;
   return batchStage(run, (batch, push) => {
+    if (own === undefined) {
+      if (!owner!.spec) {
+        for (const it of batch.items) if (it.kind === 'line') plainOf(it);
+        owner!.choose(batch.items.filter((i): i is Line => i.kind === 'line'));
+      }
+      own = ownLines(owner!.tool);
+    }
     for (const it of batch.items) {
       if (it.kind !== 'line') continue;
       const p = plainOf(it);
-      it.tier = classifyLine(p, prev);
+      it.tier = classifyLine(p, prev, own);
       if (it.tier === 'failure') run.failureLines++;
       prev = p;
     }

@@ -1,11 +1,12 @@
-import { Duplex, type Transform } from 'node:stream';
+import type { Duplex, Transform } from 'node:stream';
+import { duplex as makeDuplex } from '../kit/streams.js';
 import type { Archive, Batch } from '../kit/types.js';
 import { RunState } from '../kit/stage.js';
 import { Coverage, Spool, SPOOL_CAP_BYTES } from './spool.js';
 import { frame } from './frame.js';
 import { guard } from './guard.js';
 import { classify } from './classify.js';
-import { distill } from './distill.js';
+import { distill, Owner } from './distill.js';
 import { collapse } from './collapse.js';
 import { redact } from './redact.js';
 import { render, type RenderReport } from './render.js';
@@ -53,7 +54,7 @@ export interface Pipeline extends Duplex {
  * offset the delivered output covers, the rest of the input is copied through.
  */
 export function createPipeline(desc: RunDescription, edges: RunEdges = {}): Pipeline {
-  return new PipelineStream(desc, edges);
+  return new PipelineRun(desc, edges).duplex;
 }
 
 function isRunEnd(v: unknown): v is RunEnd {
@@ -66,7 +67,12 @@ function isRunEnd(v: unknown): v is RunEnd {
  */
 type Flow = 'pipeline' | 'draining' | 'direct';
 
-class PipelineStream extends Duplex implements Pipeline {
+/**
+ * One run's state behind its Duplex: a node:stream one for a streaming run, a synchronous one
+ * for a buffered run (../kit/streams.ts), built from the same functions.
+ */
+class PipelineRun {
+  readonly duplex: Pipeline;
   readonly report: Pipeline['report'] = { rawBytes: 0, outBytes: 0, changed: false, verbatim: null, streamed: false, rawHandle: null, rawCovered: 0, distiller: 'none', family: 'none', passthrough: null };
   private readonly run = new RunState();
   private readonly spool: Spool;
@@ -84,13 +90,14 @@ class PipelineStream extends Duplex implements Pipeline {
   private pendingWrite: ((err?: Error | null) => void) | null = null;
 
   constructor(desc: RunDescription, edges: RunEdges) {
-    super();
     // Whatever may still be replaced by the raw bytes must stay in the spool: the whole hold
     // window (all of a hook's payload).
     this.spool = new Spool(Math.max(SPOOL_CAP_BYTES, desc.hold.bytes));
     if (desc.passthrough) this.run.passthrough = 'passthrough';
     const run = this.run;
-    this.stages = [frame(run), guard(run), classify(run), distill(desc, run), collapse(run), redact(run, { maskAll: desc.maskAll, read: desc.tool === 'Read' })];
+    // Who owns the output: classify reads the owner's own lines, distill runs its stage.
+    const owner = new Owner(desc, run);
+    this.stages = [frame(run), guard(run), classify(run, owner), distill(owner, run), collapse(run), redact(run, { maskAll: desc.maskAll, read: desc.tool === 'Read' })];
     if (edges.ledger) this.stages.push(edges.ledger(run));
     this.tail = render(desc, run, this.spool, this.report, { archive: edges.archive, exitCode: () => this.exitCode, coverage: this.coverage, handOver: () => this.handOver() });
     this.stages.push(this.tail);
@@ -104,28 +111,38 @@ class PipelineStream extends Duplex implements Pipeline {
     }
     this.head = this.stages[0];
     this.timers = new HoldTimers(desc.hold, run);
+    this.duplex = this.makeDuplex();
     this.tail.on('data', (b: Buffer) => this.fromTail(b));
     this.tail.on('end', () => this.tailEnded());
     for (const s of this.stages) s.on('error', (err: Error) => this.failOpen(err));
   }
 
-  override end(exit: RunEnd, last?: string | Buffer): this;
-  override end(cb?: () => void): this;
-  override end(chunk: unknown, cb?: () => void): this;
-  override end(chunk: unknown, encoding?: BufferEncoding, cb?: () => void): this;
-  override end(...args: unknown[]): this {
-    const [first, last] = args;
-    if (!isRunEnd(first)) return (Duplex.prototype.end as (...a: unknown[]) => this).apply(this, args);
-    // Read by render when the input has ended: the gate passes a failure through by it.
-    this.exitCode = first.exitCode;
-    return last === undefined ? super.end() : super.end(last as Buffer);
+  /** The run's Duplex: its write side feeds the stages, its read side is what they deliver. */
+  private makeDuplex(): Pipeline {
+    const d = makeDuplex({
+      write: (chunk: Buffer, _enc, cb) => this.write(chunk, cb),
+      final: (cb) => this.final(cb),
+      read: () => this.read(),
+    }) as Pipeline;
+    const plainEnd = d.end.bind(d) as (...a: unknown[]) => Pipeline;
+    d.end = ((...args: unknown[]) => {
+      const [first, last] = args;
+      if (!isRunEnd(first)) return plainEnd(...args);
+      // Read by render when the input has ended: the gate passes a failure through by it.
+      this.exitCode = first.exitCode;
+      if (last !== undefined) d.write(last);
+      return plainEnd();
+    }) as Pipeline['end'];
+    d.report = this.report;
+    d.rawInput = () => (this.spool.truncated ? null : this.spool.all());
+    return d;
   }
 
-  rawInput(): Buffer | null {
-    return this.spool.truncated ? null : this.spool.all();
+  private push(b: Buffer | null): boolean {
+    return this.duplex.push(b);
   }
 
-  override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
+  private write(chunk: Buffer, cb: (err?: Error | null) => void): void {
     this.spool.push(chunk);
     if (this.flow === 'direct') {
       if (!this.pushRaw(chunk)) this.pendingWrite = cb;
@@ -141,14 +158,14 @@ class PipelineStream extends Duplex implements Pipeline {
     } else cb();
   }
 
-  override _final(cb: (err?: Error | null) => void): void {
+  private final(cb: (err?: Error | null) => void): void {
     this.finalCalled = true;
     if (this.flow === 'direct') this.push(null);
     else if (this.flow === 'pipeline') this.head.end();
     cb();
   }
 
-  override _read(): void {
+  private read(): void {
     if (this.flow === 'direct') this.release();
     else this.tail.resume();
   }

@@ -37,7 +37,19 @@ export const HELD_TO_END: HoldWindow = Object.freeze({ bytes: Infinity, ms: Infi
 /** Who distils the run. */
 export type Routing =
   /** A spec the door's route (or the host's Read) names; `distiller` 'none' when nothing owns it. */
-  | { readonly kind: 'spec'; readonly spec: DistillerSpec; readonly argv: string[]; readonly distiller: string; readonly family: string }
+  | {
+      readonly kind: 'spec';
+      readonly spec: DistillerSpec;
+      /**
+       * The built-in spec whose own lines (failures, signals) classify takes in: the owner's, or
+       * where a rule of one's own owns the run, the spec of the tool that printed it. A rule
+       * decides what is hidden, never what states a failure.
+       */
+      readonly tool: DistillerSpec;
+      readonly argv: string[];
+      readonly distiller: string;
+      readonly family: string;
+    }
   /** No command line: the first batch picks the spec (a bare `omni pipe`, an MCP tool's text). */
   | { readonly kind: 'sniff' };
 
@@ -81,7 +93,7 @@ function routingOf(req: RunRequest): { routing: Routing; unowned: boolean } {
     // A host's file read is a file's text, every line of it the answer: the read distiller keeps
     // it as it is (the ledger may still fold a head the reader was shown).
     const spec = specByName('read');
-    return { routing: { kind: 'spec', spec, argv: [], distiller: spec.name, family: spec.family }, unowned: false };
+    return { routing: { kind: 'spec', spec, tool: spec, argv: [], distiller: spec.name, family: spec.family }, unowned: false };
   }
   if (!req.command) return { routing: { kind: 'sniff' }, unowned: false };
   // Rules of one's own belong to a place: a door names its cwd (or a set is given). A bare
@@ -91,8 +103,9 @@ function routingOf(req: RunRequest): { routing: Routing; unowned: boolean } {
   const route = routeCommand(req.command, scope);
   const spec = route.spec ?? specByName(route.distiller ?? 'generic');
   const owned = route.distiller !== null;
+  const tool = route.rule ? specByName(routeCommand(req.command).distiller ?? 'generic') : spec;
   return {
-    routing: { kind: 'spec', spec, argv: route.argv ?? [], distiller: owned ? spec.name : 'none', family: owned ? spec.family : 'none' },
+    routing: { kind: 'spec', spec, tool, argv: route.argv ?? [], distiller: owned ? spec.name : 'none', family: owned ? spec.family : 'none' },
     unowned: !owned,
   };
 }

@@ -7,7 +7,7 @@ import type { Item, Marker } from './types.js';
 import type { RunState } from './stage.js';
 import type { RunDescription } from './describe.js';
 import { formatMarker, HANDLE_PLACEHOLDER } from './marker.js';
-import { asCame, changedInPlace, changeKind, shown, type Receipts } from './render-output.js';
+import { asCame, changedInPlace, markerLine, changeKind, shown, type Receipts } from './render-output.js';
 
 /** A distillation must save at least this many bytes… */
 export const GATE_MIN_SAVED_BYTES = 100;
@@ -74,11 +74,14 @@ export function gate(desc: Pick<RunDescription, 'tool'>, run: RunState, items: I
 function renderHeld(items: Item[], receipts: Receipts): { text: string; removed: number; colourLines: number; condensedLines: number } {
   const handles = receipts.markers(items);
   const r = { text: '', removed: 0, colourLines: 0, condensedLines: 0 };
+  // True while the last thing rendered is a line with no terminator (markerLine, ./render-output.ts).
+  let dangling = false;
   let k = 0;
   for (const it of items) {
     if (it.kind === 'line') {
       const vis = shown(it);
       r.text += vis;
+      dangling = it.eol === '';
       if (changedInPlace(it)) {
         // Compared with the line as it came, secrets masked: a mask alone is no removal and
         // owes no receipt.
@@ -94,7 +97,13 @@ function renderHeld(items: Item[], receipts: Receipts): { text: string; removed:
     }
     const handle = handles[k++];
     const last = it.hidden[it.hidden.length - 1];
-    r.text += handle ? formatMarker(it.note, handle) + (last?.eol || '\n') : it.hidden.map(asCame).join('');
+    if (!handle) {
+      r.text += it.hidden.map(asCame).join('');
+      if (last) dangling = last.eol === '';
+      continue;
+    }
+    r.text += markerLine(it.note, handle, last?.eol, dangling);
+    dangling = false;
   }
   return r;
 }

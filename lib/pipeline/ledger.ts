@@ -30,7 +30,8 @@ import { BATCH_QUEUE } from '../kit/stage.js';
  * `recordDelivered` after the output was written (`delivered()`), plus the retrieval
  * handles it honoured (`consumed()`).
  */
-import { Transform, type TransformCallback } from 'node:stream';
+import type { Transform, TransformCallback } from 'node:stream';
+import { transform } from '../kit/streams.js';
 import type { Batch, Item, Line, Marker, PipelineContext } from '../kit/types.js';
 import { lineHash, packHashes, ShownSet, SHOWN_SET_CAP, type HashLookup } from '../store/linehash.js';
 import { handleOf } from '../store/archive.js';
@@ -244,7 +245,7 @@ export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | nul
     if (cur.bytes >= LEDGER_RUN_HOLD_CAP) closeRun(false);
   }
 
-  const stage = new Transform({
+  const stage = transform({
     objectMode: true,
     highWaterMark: BATCH_QUEUE,
     transform(batch: Batch, _enc: BufferEncoding, cb: TransformCallback) {

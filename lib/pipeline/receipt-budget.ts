@@ -17,7 +17,7 @@ import type { Item, Line, Marker } from './types.js';
 import type { Spool } from './spool.js';
 import { formatMarker, HANDLE_PLACEHOLDER, lineByteLength } from './marker.js';
 import { maskSecrets } from './redact.js';
-import { asCame, changedInPlace, changeKind, countLines, maskedRaw, redrawsIn, shown, type Output, type Receipts } from './render-output.js';
+import { asCame, changedInPlace, markerLine, changeKind, countLines, maskedRaw, redrawsIn, shown, type Output, type Receipts } from './render-output.js';
 
 /** What the closing receipt of a streamed run counts: only what really went out changed. */
 interface StreamTally {
@@ -51,6 +51,8 @@ export class StreamBudget {
   private receiptOwed = false;
   /** Raw offset up to which a reordered batch went out as its raw bytes (secrets masked). */
   private rawCut = 0;
+  /** True while the last thing rendered is a line with no terminator (markerLine, ./render-output.ts). */
+  private dangling = false;
 
   constructor(private readonly spool: Spool, private readonly output: Output, private readonly receipts: Receipts) {}
 
@@ -137,6 +139,7 @@ export class StreamBudget {
     const rawLen = lineByteLength(it);
     if (it.end <= this.rawCut) return; // already out as raw bytes
     this.place(f, it.end - rawLen, it.end);
+    this.dangling = it.eol === '';
     if (!changedInPlace(it)) {
       const x = it.text + it.eol;
       f.short += x;
@@ -175,11 +178,13 @@ export class StreamBudget {
     if (last && last.end > f.at) f.at = last.end;
     // Unfolded, the hidden lines go out as they came, secrets masked.
     const hidden = it.hidden.map(asCame).join('');
-    const marker = handle ? formatMarker(it.note, handle) + (last?.eol || '\n') : '';
+    const marker = handle ? markerLine(it.note, handle, last?.eol, this.dangling) : '';
     // A fold that does not pay for its marker is not made.
     const markerBytes = Buffer.byteLength(marker);
     const hiddenBytes = Buffer.byteLength(hidden);
     const m = !handle || markerBytes > hiddenBytes ? hidden : marker;
+    if (m === marker) this.dangling = false;
+    else if (last) this.dangling = last.eol === '';
     if (m === marker) this.tally.markers++;
     f.shortBytes += m === marker ? markerBytes : hiddenBytes;
     f.short += m;

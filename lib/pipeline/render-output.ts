@@ -6,7 +6,7 @@
 import type { Transform } from 'node:stream';
 import type { Archive, Item, Line, Marker } from './types.js';
 import type { Coverage } from './spool.js';
-import { lineByteLength, runBytes } from './marker.js';
+import { formatMarker, lineByteLength, runBytes } from './marker.js';
 import { redrawSegments } from './frame.js';
 
 /** What the render stage learned, for the door (stats, the hook's reply decision). */
@@ -149,4 +149,13 @@ export function countLines(s: string): number {
   let n = 0;
   for (let i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', i + 1)) n++;
   return n || 1;
+}
+
+/**
+ * A marker as a line of the output. After a line with no terminator (`dangling`: only the
+ * input's last line can be one) it starts a line of its own, or it would glue onto that line
+ * and a failure line such as `Killed` would no longer be a line of the output.
+ */
+export function markerLine(note: string, handle: string, eol: string | undefined, dangling: boolean): string {
+  return (dangling ? '\n' : '') + formatMarker(note, handle) + (eol || '\n');
 }

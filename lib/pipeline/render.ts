@@ -17,7 +17,8 @@
  *   (whole lines at a time when OMNI_MASK=all masks passthrough text).
  * - handed over: the caller (createPipeline) copies the raw chunks itself; render writes nothing more.
  */
-import { Transform } from 'node:stream';
+import type { Transform } from 'node:stream';
+import { transform } from '../kit/streams.js';
 import type { Archive, Batch, Item } from './types.js';
 import { BATCH_QUEUE, type RunState } from './stage.js';
 import type { Coverage, Spool } from './spool.js';
@@ -73,7 +74,7 @@ class Renderer {
     this.budget = new StreamBudget(spool, this.output, this.receipts);
     this.raw = new RawCopy(desc.maskAll === true, run, spool, this.output);
     const self = this;
-    this.stream = new Transform({
+    this.stream = transform({
       writableObjectMode: true,
       writableHighWaterMark: BATCH_QUEUE,
       transform(batch: Batch, _enc, cb) {

@@ -1,5 +1,6 @@
 import { createPipeline, type RunEdges } from './create.js';
 import { heldToEnd, type RunDescription } from './describe.js';
+import { buffered } from '../kit/streams.js';
 
 export interface DistillResult {
   output: Buffer;
@@ -23,8 +24,11 @@ const CHUNK = 64 << 10;
  * the result. Never holds on a timer, so the result depends only on input and store.
  * `exitCode`: the producer's, when known (the hook's payloads are successes: 0).
  */
-export async function distillBuffer(desc: RunDescription, input: Buffer, edges: RunEdges & { exitCode?: number | null } = {}): Promise<DistillResult> {
-  const p = createPipeline(heldToEnd(desc), edges);
+export async function distillBuffer(desc: RunDescription, input: Buffer, edges: RunEdges & { exitCode?: number | null; nodeStreams?: boolean } = {}): Promise<DistillResult> {
+  // Written whole, read at the end: synchronous stages, no node:stream (../kit/streams.ts).
+  // `nodeStreams` builds the same run on node:stream, for the test that holds the two equal.
+  const make = () => createPipeline(heldToEnd(desc), edges);
+  const p = edges.nodeStreams ? make() : buffered(make);
   const chunks: Buffer[] = [];
   const done = new Promise<void>((resolve, reject) => {
     p.on('data', (b: Buffer) => chunks.push(b));

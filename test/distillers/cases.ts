@@ -3,9 +3,12 @@ import { loadCorpus, type CorpusCase } from '../helpers/corpus.js';
 import { distill } from '../helpers/omni.js';
 import { MARKER_RE } from '../../lib/pipeline/marker.js';
 
-/** Corpus cases are numbered by capture order; tests find them by the name after the number. */
+/**
+ * Corpus cases are numbered by capture order; tests find them by the name after the number
+ * (the first in name order), or by the whole id where two captures share a name.
+ */
 export function corpusCase(name: string): CorpusCase {
-  const c = loadCorpus().find((x) => x.name.replace(/^\d+-/, '') === name);
+  const c = loadCorpus().find((x) => x.name === name || x.name.replace(/^\d+-/, '') === name);
   if (!c) throw new Error(`corpus case *-${name} is missing`);
   return c;
 }

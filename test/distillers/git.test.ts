@@ -138,13 +138,6 @@ t.test('keeps every file of git log --stat in condensed form', async (t) => {
   for (const [line] of rawText.matchAll(/^ \d+ files? changed.*$/gm)) t.ok(text.includes(line), 'summary line kept');
 });
 
-t.test('keeps every path of git status; its hint runs are too short to pay for a marker in place', async (t) => {
-  const { r, c, text, rawText } = await distillCase('707-git-status');
-  { let seen = 0; for (const line of rawText.split('\n')) if (!/^\s+\(use "git /.test(line)) { seen++; t.ok(text.includes(line), `row kept: ${line.trim()}`); } t.ok(seen > 0, 'the case has lines of this kind to check'); }
-  // Runs of one and two hint lines are each below the bytes a fold must save to be made.
-  t.ok(r.output.equals(c.output), 'unchanged');
-});
-
 /** Every hunk keeps its header (renumbered for what is shown, git's function context as it was). */
 function hunkHeadersKept(t: Test, rawText: string, text: string) {
   const raw = rawText.split('\n').filter((l) => l.startsWith('@@ '));
@@ -252,14 +245,6 @@ function expandMarkers(home: string, out: Buffer): Buffer {
     return m ? retrieve(home, m[2]) : Buffer.from(p);
   }));
 }
-
-t.test('git status: a marker stands where the hint lines it hides stood', async (t) => {
-  for (const name of ['707-git-status', '060-git-status']) {
-    const { r, c } = await distillCase(name);
-    t.ok(expandMarkers(r.home, r.output).equals(c.output), `${name}: expanding every marker in place gives the input back`);
-    for (const line of c.output.toString('utf8').split('\n')) if (/^\t/.test(line)) t.ok(r.output.toString('utf8').includes(`${line}\n`), `row kept: ${line.trim()}`);
-  }
-});
 
 t.test('a diff with no context to cut does not move its index lines behind one marker at the end', async (t) => {
   const files: Record<string, string> = {};

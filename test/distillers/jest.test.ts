@@ -36,7 +36,7 @@ t.test('npm test that runs jest is read as jest output', async (t) => {
 });
 
 t.test('folds 500 passing jest tests to one line per suite and the verdict', async (t) => {
-  const d = await pipe(corpusCase('jest-verbose-pass'));
+  const d = await pipe(corpusCase('501-jest-verbose-pass'));
   t.equal(folded(d.markers, 'passing tests'), 500);
   t.same(keptAll(d, /^PASS |^Tests:|^Test Suites:|^Snapshots:|^Time:/), []);
   t.ok(d.out.length < d.input.length * 0.1, `${d.out.length} of ${d.input.length} bytes`);

@@ -3,14 +3,29 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LIB, fileGraph } from '../helpers/import-graph.js';
 import { DISTILLERS, routeCommand } from '../../lib/distillers/registry.js';
-import { isDeclared } from '../../lib/distillers/hide.js';
+import type { DistillerSpec } from '../../lib/kit/spec.js';
 import { tempHome } from '../helpers/omni.js';
 
 // In the style of ESLint's rule checks: one way to hide lines (issue 12). A distiller
-// declares what its tool's lines are (lib/distillers/hide.ts) and the one engine
-// (lib/distillers/engine.ts) turns the declaration into the stage. No distiller file builds a
-// stage of its own or reaches into the engine; every registered spec's `create` is `hiding(…)`.
+// declares what its tool's lines are (its spec's `lines`, in lib/kit/units.ts's terms) and the
+// one engine (lib/distillers/engine.ts) turns the declaration into the stage. No distiller file
+// builds a stage of its own or reaches into the engine; a spec is a declaration and nothing else.
 const ENGINE = new Set(['distillers/hide.ts', 'distillers/engine.ts']);
+
+/** What a spec may say (lib/kit/spec.ts): no `create`, no `test`, nothing that is not a declaration. */
+const DECLARED = new Set(['name', 'family', 'producers', 'runners', 'scripts', 'matches', 'answer', 'rewrite', 'detect', 'sniff', 'lines', 'delegate', 'failures', 'signals', 'examples']);
+
+/** Why this spec is not a declaration. */
+function notDeclared(spec: DistillerSpec): string[] {
+  const out: string[] = [];
+  for (const k of Object.keys(spec)) if (!DECLARED.has(k)) out.push(`${spec.name}: ${k} is not a declaration`);
+  if (!spec.lines === !spec.delegate) out.push(`${spec.name}: declares ${spec.lines ? 'both lines and delegate' : 'neither lines nor delegate'}`);
+  if (spec.detect && spec.sniff) out.push(`${spec.name}: declares both detect and sniff`);
+  return out;
+}
+
+/** A spec property set after its literal (`X.test = …`): the spec is no longer one declaration. */
+const SET_AFTER = new RegExp(`^\\s*[A-Za-z_$][\\w$]*\\.(${[...DECLARED, 'create', 'test'].join('|')})\\s*=(?!=)`, 'm');
 
 /** Why this distiller file breaks the one way, from its imports and its source. */
 function offences(file: string, deps: readonly string[], src: string): string[] {
@@ -24,6 +39,9 @@ function offences(file: string, deps: readonly string[], src: string): string[] 
   for (const name of ['RunHider', 'BatchHider', 'RunFolder', 'lineDistiller', 'hideRecognised', 'recognisedInPlace', 'recognising(']) {
     if (src.includes(name)) out.push(`${file} names ${name.replace('(', '')}`);
   }
+  // The engine's stage is the registry's to build, from a declaration.
+  if (file !== 'distillers/registry.ts' && /\bstageFor\b/.test(src)) out.push(`${file} builds a stage with stageFor`);
+  if (SET_AFTER.test(src)) out.push(`${file} sets a spec property after its declaration: ${SET_AFTER.exec(src)![0].trim()}`);
   return out;
 }
 
@@ -39,15 +57,24 @@ t.test('no distiller file builds a stage or reaches into the engine: it declares
   t.same(engineUsers, ['distillers/hide.ts'], 'only the declaration API imports the engine');
 });
 
-t.test('every registered spec, and a rule of one\'s own, is made by hiding(…)', async (t) => {
-  const notDeclared = DISTILLERS.filter((s) => !isDeclared(s.create)).map((s) => s.name);
-  t.same(notDeclared, []);
+t.test('every registered spec, and a rule of one\'s own, is a declaration, frozen once written', async (t) => {
+  t.same(DISTILLERS.flatMap(notDeclared), []);
+  t.same(DISTILLERS.filter((s) => !Object.isFrozen(s)).map((s) => s.name), [], 'the registry freezes each spec');
+  t.ok(Object.isFrozen(DISTILLERS), 'and the list');
   const home = tempHome();
   mkdirSync(home, { recursive: true });
   writeFileSync(join(home, 'rules.json'), JSON.stringify({ rules: [{ name: 'quiet-tar', match: { program: 'tar' }, hide: ['^x '] }] }));
   const r = routeCommand('tar -xvf a.tar', { home, cwd: home });
   t.ok(r.spec, `a rule owns it: ${r.reason}`);
-  if (r.spec) t.ok(isDeclared(r.spec.create), 'the rule spec is a declaration too');
+  if (r.spec) t.same(notDeclared(r.spec), [], 'the rule spec is a declaration too');
+});
+
+t.test('the declaration check fails for a spec with a mechanism or a property set after it', async (t) => {
+  const made = { name: 'made', family: 'test', examples: [], create: () => null } as unknown as DistillerSpec;
+  t.same(notDeclared(made), ['made: create is not a declaration', 'made: declares neither lines nor delegate']);
+  t.same(offences('distillers/late.ts', [], "export const LATE = { name: 'late' };\nLATE.test = 'test/x.test.ts';\n"), [
+    "distillers/late.ts sets a spec property after its declaration: LATE.test =",
+  ]);
 });
 
 t.test('the check fails for a distiller that builds its own hider', async (t) => {
@@ -66,15 +93,14 @@ t.test('the check fails for a distiller that builds its own hider', async (t) =>
 
 t.test('a declaration is all it takes: the engine hides each recognised run in its place, never a failure line', async (t) => {
   const { RunState } = await import('../../lib/kit/stage.js');
-  const { hiding: hidingOf, onlyWhere } = await import('../../lib/distillers/hide.js');
+  const { stageFor, onlyWhere } = await import('../../lib/distillers/hide.js');
   type L = import('../../lib/kit/types.js').Line;
   type I = import('../../lib/kit/types.js').Item;
   const dots = '.'.repeat(60); // two such lines pay for a marker
   const lines: L[] = ['start', `progress 1 of 40 ${dots}`, `progress 2 of 40 ${dots}`, 'error: progress 3 failed', 'progress 4', 'progress 5', 'done'].map(
     (text, index) => ({ kind: 'line', text, plain: text, eol: '\n', tier: text.startsWith('error') ? 'failure' : 'text', index, end: 0 }),
   );
-  const create = hidingOf({ name: 'tool', recogniser: () => onlyWhere((l) => /^(error: )?progress /.test(l.plain ?? l.text), (h) => `${h.length} progress lines hidden`) });
-  const stage = create({ door: 'pipe' }, new RunState(), { argv: [] });
+  const stage = stageFor(new RunState(), onlyWhere((l) => /^(error: )?progress /.test(l.plain ?? l.text), (h) => `${h.length} progress lines hidden`));
   const out: I[] = [];
   stage.on('data', (b: { items: I[] }) => out.push(...b.items));
   stage.end({ items: lines, end: 0 });

@@ -3,7 +3,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/omni.js';
 import { analyzeCommand } from '../../lib/command/parse.js';
-import { KNOWN_RUNNERS, programVia, scriptVia, PNPM, NPM } from '../../lib/command/runners.js';
+import * as RUNNERS from '../../lib/command/runners.js';
+import { programVia, scriptVia, PNPM, NPM, type Runner } from '../../lib/command/runners.js';
 import { DISTILLERS, owns, routeCommand } from '../../lib/distillers/registry.js';
 import type { DistillerSpec } from '../../lib/kit/spec.js';
 
@@ -11,7 +12,9 @@ import type { DistillerSpec } from '../../lib/kit/spec.js';
 // router's. These tables are written here, apart from the specs: every runner-shaped prefix,
 // and which runners it is. A prefix routes to a spec exactly when the spec declares every
 // runner it is; a runner no spec declares (or a prefix that is not one) routes to no spec.
-const PREFIXES: Array<[string, string[] | null]> = [
+// A runner a spec declares in its own file (rspec's `bundle exec`) and this table does not
+// know is checked the same way through the forms it declares (Runner.forms).
+const TABLE: Array<[string, string[] | null]> = [
   ['pnpm', ['pnpm']], ['pnpm exec', ['pnpm']], ['pnpm dlx', ['pnpm']], ['pnpm x', ['pnpm']], ['/usr/local/bin/pnpm exec', ['pnpm']],
   ['yarn', ['yarn']], ['yarn exec', ['yarn']], ['yarn dlx', ['yarn']],
   ['bun', ['bun']], ['bun x', ['bun']], ['bun exec', ['bun']],
@@ -29,6 +32,16 @@ const PREFIXES: Array<[string, string[] | null]> = [
   ['uv run --with rich', null],
 ];
 
+/** Every runner some spec declares, by name. */
+const DECLARED = new Map<string, Runner>();
+for (const s of DISTILLERS) for (const r of s.runners ?? []) DECLARED.set(r.name, r);
+/** The runners lib/command/runners.ts defines. */
+const DEFINED = Object.values(RUNNERS).filter((v): v is Runner => typeof v === 'object' && v !== null && 'forms' in v && 'name' in v);
+const ALL = [...new Set([...DEFINED, ...DECLARED.values()])];
+const known = new Set(TABLE.flatMap(([, names]) => names ?? []));
+/** The table, and the forms of every declared runner it does not name. */
+const PREFIXES: Array<[string, string[] | null]> = [...TABLE, ...[...DECLARED.values()].filter((r) => !known.has(r.name)).flatMap((r) => r.forms.map((f): [string, string[]] => [f, [r.name]]))];
+
 /** The shell's wrappers, peeled by lib/command for every command line: not anyone's runner. */
 const SHELL_WRAPPERS = ['env', 'env -u HOME', 'CI=1', 'time', 'nice -n 5', 'nohup', 'command', 'exec', 'stdbuf -oL', 'timeout 60', 'npx', 'npx --yes', 'pnpx', 'bunx'];
 
@@ -41,9 +54,14 @@ t.test('the specs declare producers and runners, and the tables cover every runn
   t.ok(jest.producers?.includes('jest') && declares(jest, ['pnpm', 'npm', 'python']), 'jest: its producer and its runners');
   const npmTest = DISTILLERS.find((s) => s.name === 'npm-test')!;
   t.ok(npmTest.scripts?.test('test:unit') && declares(npmTest, ['npm', 'pnpm', 'yarn', 'bun']), 'npm-test: its scripts and their runners');
-  for (const r of KNOWN_RUNNERS) {
+  for (const r of ALL) {
     t.ok(PREFIXES.some(([, names]) => names?.includes(r.name)), `the prefix table has ${r.name}`);
     t.ok(DISTILLERS.some((s) => s.runners?.includes(r)), `${r.name} is declared by a spec: lib/command/runners.ts has no runner of its own`);
+    t.ok(r.forms.length > 0, `${r.name} says how it is written`);
+    for (const f of r.forms) {
+      t.equal(programVia([...f.split(' '), 'tool', '--flag'], [r]), 'tool', `${r.name} reads its own form \`${f} tool\``);
+      if (known.has(r.name)) t.ok(TABLE.some(([p, names]) => p === f && names?.includes(r.name)), `the table knows ${r.name}'s form \`${f}\``);
+    }
   }
 });
 
@@ -131,14 +149,14 @@ t.test('routing reads the declaration: a spec without a runner is not reached th
 });
 
 t.test('the runners read their own syntax only', async (t) => {
-  t.equal(programVia(['pnpm', 'exec', 'vitest', 'run'], KNOWN_RUNNERS), 'vitest');
-  t.equal(programVia(['uv', 'run', '--with', 'x', 'python3', '-m', 'pytest'], KNOWN_RUNNERS), 'x', 'options are skipped, not their values (as before)');
-  t.equal(programVia(['uv', 'run', 'python3', '-m', 'pytest', '-q'], KNOWN_RUNNERS), 'pytest', 'a runner, then a module switch');
-  t.equal(programVia(['python', '-m', 'uv', 'run', 'pytest'], KNOWN_RUNNERS), 'uv', 'a module switch is read last, once');
+  t.equal(programVia(['pnpm', 'exec', 'vitest', 'run'], ALL), 'vitest');
+  t.equal(programVia(['uv', 'run', '--with', 'x', 'python3', '-m', 'pytest'], ALL), 'x', 'options are skipped, not their values (as before)');
+  t.equal(programVia(['uv', 'run', 'python3', '-m', 'pytest', '-q'], ALL), 'pytest', 'a runner, then a module switch');
+  t.equal(programVia(['python', '-m', 'uv', 'run', 'pytest'], ALL), 'uv', 'a module switch is read last, once');
   t.equal(programVia(['pnpm', 'exec', 'vitest'], []), 'pnpm', 'no declared runner: the program itself');
   t.equal(programVia(['npm', 'exec', '--yes', '--', 'tsc'], [NPM]), 'tsc');
-  t.equal(scriptVia(['npm', 'run', 'build'], KNOWN_RUNNERS), 'build');
-  t.equal(scriptVia(['bun', 'test'], KNOWN_RUNNERS), undefined, "bun's bare words are its own tools");
-  t.equal(scriptVia(['npm', 'install'], KNOWN_RUNNERS), undefined, 'npm runs only lifecycle scripts bare');
+  t.equal(scriptVia(['npm', 'run', 'build'], ALL), 'build');
+  t.equal(scriptVia(['bun', 'test'], ALL), undefined, "bun's bare words are its own tools");
+  t.equal(scriptVia(['npm', 'install'], ALL), undefined, 'npm runs only lifecycle scripts bare');
   t.equal(scriptVia(['yarn', 'test'], [NPM]), undefined, 'yarn is not npm');
 });

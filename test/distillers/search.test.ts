@@ -22,21 +22,6 @@ t.test('grep -c output (one line per file) comes back unchanged', async (t) => {
   t.ok(r.output.equals(c.output));
 });
 
-for (const name of ['725-cat-source', '726-head-source', '727-sed-n']) {
-  t.test(`a read (${name.slice(4)}) passes unchanged`, async (t) => {
-    const { r, c } = await distillCase(name);
-    t.equal(r.distiller, 'read');
-    t.ok(r.output.equals(c.output));
-  });
-}
-
-t.test('a read of a file with repeated lines is not folded', async (t) => {
-  // The same bytes as an nginx log, read as a source file: reads are never distilled.
-  const { r, c } = await distillCase('741-nginx-access-log', 'cat fixtures/access.txt');
-  t.equal(r.distiller, 'read');
-  t.ok(r.output.equals(c.output));
-});
-
 t.test('a grep that prints no file names is never regrouped', async (t) => {
   // Same bytes, but a single-file grep -n: `a:12:b` is text, not `path:line:match`.
   const { r, c } = await distillCase('721-grep-rn', 'grep -n "require(" lib/router/index.js');

@@ -6,7 +6,11 @@
  */
 import stripAnsi from 'strip-ansi';
 import { MARKER_RE } from '../../lib/pipeline/marker.js';
-import { classifyLine } from '../../lib/pipeline/classify.js';
+import { classifyLine, ownLines } from '../../lib/pipeline/classify.js';
+import { Owner } from '../../lib/pipeline/distill.js';
+import { describeRun } from '../../lib/pipeline/describe.js';
+import { RunState } from '../../lib/kit/stage.js';
+import type { Line } from '../../lib/kit/types.js';
 
 /** What a handle retrieves (null: nothing under it). */
 export type Retrieve = (handle: string) => Buffer | null;
@@ -273,24 +277,34 @@ function isSubsequence(needle: string[], hay: string[]): boolean {
 // ---------------------------------------------------------------------------------------------
 // P3: failures.
 
-/** The input's failure lines (the classifier's own definition of a line that states a failure), as shown. */
-export function failureLines(input: Buffer): string[] {
+/**
+ * The input's failure lines (the classifier's own definition of a line that states a failure,
+ * with the lines of the spec that owns the run: routed by `command`, else by the first lines),
+ * as shown.
+ */
+export function failureLines(input: Buffer, command?: string): string[] {
+  const plains = splitLines(input).map((l) => stripAnsi(lastFrame(l.body.toString('utf8'))));
+  const owner = new Owner(describeRun({ door: 'pipe', command }), new RunState());
+  owner.choose(plains.map((plain, index): Line => ({ kind: 'line', text: plain, plain, eol: '\n', tier: 'text', index, end: 0 })));
+  const own = ownLines(owner.tool);
   const out: string[] = [];
   let prev: string | null = null;
-  for (const l of splitLines(input)) {
-    const plain = stripAnsi(lastFrame(l.body.toString('utf8')));
-    if (classifyLine(plain, prev) === 'failure') out.push(plain);
+  for (const plain of plains) {
+    if (classifyLine(plain, prev, own) === 'failure') out.push(plain);
     prev = plain;
   }
   return out;
 }
 
-/** Past the hold window: every failure line is present, and a marker appears only if something was removed. */
-export function checkFailuresKept(input: Buffer, output: Buffer, retrieve: Retrieve): string | null {
+/**
+ * Past the hold window: every failure line is present, and a marker appears only if something
+ * was removed. `command`: the command line the output came from, when known.
+ */
+export function checkFailuresKept(input: Buffer, output: Buffer, retrieve: Retrieve, command?: string): string | null {
   const outText = splitLines(output).map((l) => l.body.toString('utf8'));
   const shown = new Set<string>();
   for (const o of outText) { shown.add(o); shown.add(stripAnsi(o)); }
-  const missing = failureLines(input).filter((f) => !shown.has(f) && !outText.some((o) => maskedEqual(stripAnsi(o), f)));
+  const missing = failureLines(input, command).filter((f) => !shown.has(f) && !outText.some((o) => maskedEqual(stripAnsi(o), f)));
   if (missing.length) {
     const glued = outText.find((o) => stripAnsi(o).includes(missing[0]));
     return glued !== undefined

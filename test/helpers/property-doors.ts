@@ -15,7 +15,8 @@ export interface Sample {
   cuts: Array<{ at: number; pause: boolean }>;
 }
 
-export interface DoorRun { input: Buffer; output: Buffer; retrieve: Retrieve; exitCode: number; home: string }
+/** `command`: the command line the sample stands for (the owner of its lines). */
+export interface DoorRun { input: Buffer; output: Buffer; retrieve: Retrieve; exitCode: number; home: string; command: string }
 
 export type DoorName = 'pipe' | 'pipe-stream' | 'exec' | 'hook';
 
@@ -42,13 +43,13 @@ export const doorStats: Record<DoorName, { runs: number; changed: number }> = { 
 
 /** `hold`: the streaming doors' hold window (default: short, so a pause crosses it). */
 export async function runDoor(door: DoorName, s: Sample, opts: { hold?: Record<string, string>; sessionId?: string } = {}): Promise<DoorRun> {
-  const r = await drive(door, s, opts);
+  const r = { ...(await drive(door, s, opts)), command: s.command };
   doorStats[door].runs++;
   if (!r.output.equals(r.input)) doorStats[door].changed++;
   return r;
 }
 
-async function drive(door: DoorName, s: Sample, opts: { hold?: Record<string, string>; sessionId?: string }): Promise<DoorRun> {
+async function drive(door: DoorName, s: Sample, opts: { hold?: Record<string, string>; sessionId?: string }): Promise<Omit<DoorRun, 'command'>> {
   const hold = opts.hold ?? HOLD_SHORT;
   const home = homeOf(door);
   const retrieve = retrieverFor(home);

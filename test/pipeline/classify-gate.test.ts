@@ -3,15 +3,25 @@ import fc from 'fast-check';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import stripAnsi from 'strip-ansi';
-import { FAILURE, SIGNAL, NOISE, gateBits, gatedPatterns, mayMatter, noiseCandidates, stripColour } from '../../lib/pipeline/classify.js';
+import { FAILURE, SIGNAL, NOISE, VERDICTS, gateBits, gatedPatterns, gateTables, mayMatter, noiseCandidates, ownPatterns, stripColour } from '../../lib/pipeline/classify.js';
 import { Prefilter, atomsOf, derivePrefilter } from '../../lib/pipeline/prefilter.js';
+import { DISTILLERS } from '../../lib/distillers/registry.js';
 
 /*
  * classify's gate is derived from the pattern lists (lib/pipeline/prefilter.ts): it says which
  * patterns may match a line. It may let a line through wrongly, never stop one wrongly: a
  * stopped failure line would be folded. These checks take the lists as they are, so a pattern
- * added to a list is checked here too, and one the gate would skip fails them.
+ * added to a list is checked here too, and one the gate would skip fails them. The same goes
+ * for each spec's own lines (DistillerSpec `failures`, `signals`) behind the spec's own gate.
  */
+
+/** Every spec that declares lines of its own, with its own gate (the table gateTables derived) and patterns. */
+const OWN = DISTILLERS.filter((s) => s.failures?.length || s.signals?.length).map((s) => {
+  const gate = new Prefilter(gateTables().own[s.name]);
+  return { name: s.name, gate: (x: string) => gate.bitsOf(x), patterns: ownPatterns(s) };
+});
+/** Every gate with its patterns: classify's lists', then each spec's own. */
+const GATES = [{ name: 'lists', gate: gateBits, patterns: gatedPatterns() }, ...OWN];
 
 function corpusLines(): string[] {
   const root = join(import.meta.dirname, '..', '..', 'corpus', 'cases');
@@ -33,15 +43,19 @@ function misses(line: string, gate: (s: string) => number = gateBits, patterns =
   return patterns.filter(({ re, bit }) => !(bits & bit) && re.test(line)).map(({ re }) => `the gate stops ${re}`);
 }
 
-t.test('the gate covers every list classify tries', async (t) => {
+t.test('the gate covers every list classify tries, and each spec\'s own lines', async (t) => {
   const gated = gatedPatterns().map((p) => p.re);
-  for (const re of [...FAILURE, ...SIGNAL, ...NOISE]) t.ok(gated.includes(re), `${re} is gated`);
+  for (const re of [...VERDICTS, ...FAILURE, ...SIGNAL, ...NOISE]) t.ok(gated.includes(re), `${re} is gated`);
+  t.ok(OWN.length > 0, `${OWN.length} specs declare lines of their own`);
+  for (const s of DISTILLERS) {
+    for (const re of [...(s.failures ?? []), ...(s.signals ?? [])]) t.ok(OWN.find((o) => o.name === s.name)?.patterns.some((p) => p.re === re), `${s.name}: ${re} is gated`);
+  }
 });
 
 t.test('on every corpus line, a line a pattern matches passes its gate', async (t) => {
   const lines = corpusLines();
   t.ok(lines.length > 10000, `${lines.length} corpus lines`);
-  const bad = lines.flatMap((l) => misses(l).map((w) => `${JSON.stringify(l)}: ${w}`));
+  const bad = GATES.flatMap((g) => lines.flatMap((l) => misses(l, g.gate, g.patterns).map((w) => `${g.name}: ${JSON.stringify(l)}: ${w}`)));
   t.same(bad.slice(0, 20), []);
   // The gate does skip: most lines of a log need no list at all.
   t.ok(lines.filter((l) => !mayMatter(l)).length > lines.length / 4, 'mayMatter stops many lines');
@@ -49,7 +63,7 @@ t.test('on every corpus line, a line a pattern matches passes its gate', async (
 });
 
 t.test('strings each pattern matches (generated from the pattern itself) pass its gate', async (t) => {
-  for (const { re } of gatedPatterns()) {
+  for (const { gate, patterns } of GATES) for (const { re } of patterns) {
     // fast-check generates from patterns without the i flag: the case of each letter is then
     // flipped at random, which such a pattern still matches.
     const ci = re.flags.includes('i');
@@ -61,7 +75,7 @@ t.test('strings each pattern matches (generated from the pattern itself) pass it
     await fc.assert(fc.property(fc.string({ maxLength: 6 }), matching, fc.string({ maxLength: 6 }), (a, m, b) => {
       // A match of an anchored pattern may be the whole line; otherwise anything may surround it.
       for (const line of [m, a + m + b]) {
-        const why = misses(line);
+        const why = misses(line, gate, patterns);
         if (why.length) throw new Error(`${JSON.stringify(line)}: ${why.join('; ')}`);
       }
     }), { numRuns: 300, seed: 7 });

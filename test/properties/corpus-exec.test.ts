@@ -39,7 +39,7 @@ t.test('exec: a real child replays every case; a third of them pause past the ho
     if (c.exitCode === 0) continue;
     if (cross) {
       nPast++;
-      const why = checkFailuresKept(r.raw, r.output, retrieve);
+      const why = checkFailuresKept(r.raw, r.output, retrieve, c.cmd);
       if (why) past.push({ case: c.name, reason: why });
     } else {
       nInside++;

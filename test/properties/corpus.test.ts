@@ -56,7 +56,7 @@ t.test('pipe-stream: failing cases through the real pipe door, a pause past the 
   });
   failing.forEach((c, i) => {
     runs.push({ c, input: c.output, output: outs[i], retrieve });
-    const why = checkFailuresKept(c.output, outs[i], retrieve);
+    const why = checkFailuresKept(c.output, outs[i], retrieve, c.cmd);
     if (why) f3.push({ case: c.name, reason: why });
   });
   rules(t, 'pipe-stream', runs);

@@ -35,7 +35,7 @@ for (const door of ['exec', 'pipe-stream'] as DoorName[]) {
   t.test(`P3 ${door}: past the hold window every failure line is present, and no marker unless something was removed`, async (t) => {
     await holds(t, `P3 past the window (${door})`, failing(door, true), async (s) => {
       const r = await runDoor(door, s);
-      return checkFailuresKept(r.input, r.output, r.retrieve);
+      return checkFailuresKept(r.input, r.output, r.retrieve, r.command);
     }, { numRuns: runs(door === 'exec' ? 8 : 10, 'slow'), timeLimitMs: 8_000 });
   });
 }

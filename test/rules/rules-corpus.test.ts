@@ -70,7 +70,7 @@ t.test('the buffered pipe door: a user rule hiding everything, on every corpus c
     if (r.distiller === 'rule:project:hide-all') owned++;
     runs.push({ c, input: c.output, output: r.output, retrieve });
     if (structured(c)) continue;
-    const why = checkFailuresKept(c.output, r.output, retrieve);
+    const why = checkFailuresKept(c.output, r.output, retrieve, c.cmd);
     if (why) failures.push({ case: c.name, reason: why });
   }
   t.ok(owned >= cases.length / 2, `the rule owned ${owned} of ${cases.length} cases`);
@@ -102,7 +102,7 @@ async function streamingDoor(t: Test, door: 'pipe-stream' | 'exec', list: Corpus
     runs.push({ c, input, output, retrieve });
     if (!output.equals(input)) changed++;
     if (structured(c)) continue;
-    const why = checkFailuresKept(input, output, retrieve);
+    const why = checkFailuresKept(input, output, retrieve, c.cmd);
     if (why) failures.push({ case: c.name, reason: why });
   }
   t.ok(changed >= list.length / 3, `${changed} of ${list.length} outputs changed (the rule was at work)`);

@@ -112,7 +112,7 @@ for (const [door, nText] of DOORS) {
     await holds(t, `rules keep failures (${door})`, withVocabulary(door), async (s) => {
       writeRule(homeOf(door), s.hide);
       const r = await through(door, build(s.spec), s);
-      return vocabularyKept(r.output, s.vocabulary) ?? checkFailuresKept(r.input, r.output, r.retrieve) ?? checkNothingLost(r.input, r.output, r.retrieve) ?? checkNotLarger(r.input, r.output) ?? checkHandles(r.output, r.retrieve);
+      return vocabularyKept(r.output, s.vocabulary) ?? checkFailuresKept(r.input, r.output, r.retrieve, s.command) ?? checkNothingLost(r.input, r.output, r.retrieve) ?? checkNotLarger(r.input, r.output) ?? checkHandles(r.output, r.retrieve);
     }, { numRuns: nText, timeLimitMs: door === 'pipe' || door === 'hook' ? 10_000 : 8_000 });
   });
 }
