@@ -2,7 +2,7 @@ import type { Transform } from 'node:stream';
 import type { Batch, Item, Line } from '../kit/types.js';
 import type { Hit, LineHandler, Recognition, Recogniser, Repeats, Rewrites } from '../kit/units.js';
 import { batchStage, type RunState } from '../kit/stage.js';
-import { FOLD_MIN_LINES, foldPays, lineByteLength } from '../kit/marker.js';
+import { FOLD_MIN_LINES, foldPays, lineByteLength, mustStay } from '../kit/marker.js';
 import { textOf } from './shared.js';
 
 /**
@@ -131,7 +131,7 @@ function runUnit(run: RunState, rec: Recogniser): LineHandler {
       // Every line is shown to the recogniser (its state and detection need them all), but a
       // failure line is never hidden.
       const seen = !see ? null : strict ? see(l, plain) : isBlank(plain) ? (hidden.length ? BLANK : null) : see(l, plain);
-      const h = l.tier === 'failure' ? null : seen;
+      const h = mustStay(l) ? null : seen;
       if (h) {
         if (!hidden.length) folder?.close(out);
         if (h !== BLANK && !strict) {
@@ -248,7 +248,7 @@ class Folder {
       return;
     }
     this.lastBlank = false;
-    const noisy = l.tier !== 'failure' && l.tier !== 'signal' && this.isNoise(l);
+    const noisy = !mustStay(l) && l.tier !== 'signal' && this.isNoise(l);
     const key = noisy ? (this.keyOf ? this.keyOf(l) : plain) : null;
     const same = key !== null && this.anchor !== null && (this.keyOf ? key === this.anchor : sameShape(key, this.anchor));
     if (noisy && same) {
@@ -295,9 +295,9 @@ class InPlace {
   /** `note` says what a run stands for, most telling first: the first that pays is used. */
   constructor(private readonly note: (hidden: Line[]) => readonly string[]) {}
 
-  /** Hides the next input line; refuses (returns false) for a failure line, which must stay. */
+  /** Hides the next input line; refuses (returns false) for a line that must stay. */
   hide(l: Line, out: Item[]): boolean {
-    if (l.tier === 'failure') return false;
+    if (mustStay(l)) return false;
     this.lines.push(l);
     this.bytes += lineByteLength(l);
     if (this.bytes >= FOLD_MAX_HIDDEN_BYTES) this.close(out);
@@ -400,7 +400,7 @@ class Summary implements Rewrites {
   private carried = false;
 
   hide(l: Line): boolean {
-    if (l.tier === 'failure') return false;
+    if (mustStay(l)) return false;
     this.hidden.push(l);
     this.bytes += lineByteLength(l);
     return true;

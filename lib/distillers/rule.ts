@@ -64,7 +64,7 @@ export function failureWordIn(t: string): string | null {
 
 /** May this rule hide the line? Never a failure or signal line; a keep pattern wins over hide. */
 export function ruleHides(rule: Rule, l: Line): boolean {
-  if (l.tier === 'failure' || l.tier === 'signal') return false;
+  if (l.tier === 'failure' || l.tier === 'signal' || l.bytes !== undefined) return false;
   const t = textOf(l);
   let hit = false;
   for (const re of rule.hide) if (re.test(t)) { hit = true; break; }

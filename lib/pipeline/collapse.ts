@@ -46,7 +46,7 @@ export function collapse(run: RunState) {
       runLines = [];
     };
     for (const it of batch.items) {
-      if (it.kind === 'line' && it.tier === 'noise' && (it.plain ?? it.text).trim() !== '') runLines.push(it);
+      if (it.kind === 'line' && it.tier === 'noise' && it.bytes === undefined && (it.plain ?? it.text).trim() !== '') runLines.push(it);
       else { close(); out.push(it); }
     }
     close();

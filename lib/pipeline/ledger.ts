@@ -200,8 +200,9 @@ export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | nul
     // signal lines (verdicts, summaries): on the corpus replay, folding them hid re-runs'
     // "Tests 500 passed" lines. Both end a run.
     if (tiersCount && (line.tier === 'failure' || line.tier === 'signal')) return null;
-    // Nor is a line this run shows in another form: the reader gets that form, not a fold.
-    if (line.out !== undefined) return null;
+    // Nor is a line this run shows in another form (or its exact bytes, not UTF-8): the reader
+    // gets that form, not a fold.
+    if (line.out !== undefined || line.bytes !== undefined) return null;
     // Nor a patch's headers and hunk lines (they were placed before this, in `step`).
     const t = (line.plain ?? line.text).trim();
     if (t.length === 0) return 'blank';

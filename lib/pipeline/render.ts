@@ -1,4 +1,5 @@
 import { Transform } from 'node:stream';
+import { isUtf8 } from 'node:buffer';
 import type { Batch, Item, Line, Marker, PipelineContext } from './types.js';
 import { BATCH_QUEUE, type RunState } from './stage.js';
 import type { Coverage, Spool } from './spool.js';
@@ -38,14 +39,49 @@ export interface RenderReport {
   rawCovered: number;
 }
 
-function shown(l: Line): string {
-  return (l.out ?? l.plain ?? l.text) + l.eol;
+function shown(l: Line): string | Buffer {
+  return l.bytes ? asCame(l) : (l.out ?? l.plain ?? l.text) + l.eol;
 }
 
-/** A line as it came, with its secret values masked: what goes out wherever the raw line would. */
-function asCame(l: Line): string {
+/**
+ * A line as it came, with its secret values masked: what goes out wherever the raw line would.
+ * A line that is not UTF-8 is its exact bytes.
+ */
+function asCame(l: Line): string | Buffer {
+  if (l.bytes && l.masked === undefined) return Buffer.concat([l.bytes, Buffer.from(l.eol, 'latin1')]);
   return (l.masked ?? l.raw ?? l.text) + l.eol;
 }
+
+/**
+ * Output text in which some lines are their exact bytes (not UTF-8): strings are joined as
+ * strings, and a buffer only where such a line stands.
+ */
+class Chunks {
+  private parts: Buffer[] = [];
+  private s = '';
+  private last = -1;
+
+  add(x: string | Buffer): void {
+    if (!x.length) return;
+    if (typeof x === 'string') { this.s += x; this.last = x.charCodeAt(x.length - 1); return; }
+    if (this.s) { this.parts.push(Buffer.from(this.s)); this.s = ''; }
+    this.parts.push(x);
+    this.last = x[x.length - 1];
+  }
+
+  /** Something was added, and it does not end a line. */
+  get open(): boolean {
+    return this.last >= 0 && this.last !== 0x0a;
+  }
+
+  toBuffer(): Buffer {
+    if (!this.parts.length) return Buffer.from(this.s);
+    return Buffer.concat(this.s ? [...this.parts, Buffer.from(this.s)] : this.parts);
+  }
+}
+
+/** Bytes of a string or buffer as it goes out. */
+const sizeOf = (x: string | Buffer): number => (typeof x === 'string' ? Buffer.byteLength(x) : x.length);
 
 /**
  * `raw` (the input from raw offset `base` on) with every line the redact stage masked (shown or
@@ -161,20 +197,20 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
   };
 
   /** Held to the end: render everything; the gate then judges the whole. */
-  const renderItems = (items: Item[]): string => {
+  const renderItems = (items: Item[]): Chunks => {
     const handles = archiveMarkers(items);
     let k = 0;
-    let s = '';
+    const s = new Chunks();
     for (const it of items) {
       if (it.kind === 'line') {
         const vis = shown(it);
-        s += vis;
-        if (it.raw !== undefined || it.out !== undefined || (it.plain !== undefined && it.plain !== it.text)) {
+        s.add(vis);
+        if (!it.bytes && (it.raw !== undefined || it.out !== undefined || (it.plain !== undefined && it.plain !== it.text))) {
           // Compared with the line as it came, secrets masked: a mask alone is no removal and
           // owes no receipt.
           const came = asCame(it);
           if (vis !== came) {
-            removedOther += Math.max(0, Buffer.byteLength(came) - Buffer.byteLength(vis));
+            removedOther += Math.max(0, sizeOf(came) - sizeOf(vis));
             if (it.plain !== undefined && it.plain !== it.text && (it.out === undefined || it.redacted)) tally.colourLines++;
             else if (it.out !== undefined && !(it.redacted && it.raw !== undefined)) tally.condensedLines++;
           }
@@ -186,10 +222,10 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
       const last = it.hidden[it.hidden.length - 1];
       if (last && last.end > rawEmitted) rawEmitted = last.end;
       if (!handle) {
-        s += it.hidden.map(asCame).join('');
+        for (const h of it.hidden) s.add(asCame(h));
         continue;
       }
-      s += formatMarker(it.note, handle) + (last?.eol || '\n');
+      s.add(formatMarker(it.note, handle) + (last?.eol || '\n'));
     }
     return s;
   };
@@ -197,12 +233,12 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
   /** Raw offset up to which a reordered batch went out as its raw bytes (secrets masked). */
   let rawCut = 0;
   /** Streaming: render one batch under the budget described above. */
-  const renderStream = (items: Item[]): string => {
+  const renderStream = (items: Item[]): Buffer => {
     const handles = archiveMarkers(items);
     // One pass builds the batch both ways: `short` with lines changed in place and squeezed
     // blank lines left out, `asIs` with those lines as they came (folds in both).
-    let short = '';
-    let asIs = '';
+    const short = new Chunks();
+    const asIs = new Chunks();
     let shortBytes = 0;
     let differs = false;
     const from = rawEmitted;
@@ -220,7 +256,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
       if (text.trim() !== '') { inOrder = false; return; }
       differs = true;
       b.blankLines += countLines(text);
-      asIs += text;
+      asIs.add(text);
     };
     let k = 0;
     for (const it of items) {
@@ -230,26 +266,26 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
         if (it.end - rawLen > at) gapBefore(it.end - rawLen);
         else if (it.end - rawLen < at) inOrder = false;
         if (it.end > at) at = it.end;
-        if (it.raw === undefined && it.out === undefined && (it.plain === undefined || it.plain === it.text)) {
+        if (it.raw === undefined && it.out === undefined && it.bytes === undefined && (it.plain === undefined || it.plain === it.text)) {
           const x = it.text + it.eol;
-          short += x;
-          asIs += x;
+          short.add(x);
+          asIs.add(x);
           shortBytes += rawLen;
           continue;
         }
         const vis = shown(it);
         const came = asCame(it);
-        if (vis === came) {
-          // Only masked: it goes out masked either way and owes no receipt.
-          short += came;
-          asIs += came;
-          shortBytes += Buffer.byteLength(came);
+        if (it.bytes || vis === came) {
+          // Only masked (or bytes that are not UTF-8): it goes out so either way and owes no receipt.
+          short.add(came);
+          asIs.add(came);
+          shortBytes += sizeOf(came);
           continue;
         }
-        shortBytes += Buffer.byteLength(vis);
+        shortBytes += sizeOf(vis);
         differs = true;
-        short += vis;
-        asIs += came;
+        short.add(vis);
+        asIs.add(came);
         if (it.plain !== undefined && it.plain !== it.text && (it.out === undefined || it.redacted)) b.colourLines++;
         else if (it.out !== undefined && !(it.redacted && it.raw !== undefined)) b.condensedLines++;
         if (it.raw !== undefined) b.redraws += redrawsIn(it.raw);
@@ -263,33 +299,37 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
       else if (first && first.end - lineByteLength(first) < at) inOrder = false;
       if (last && last.end > at) at = last.end;
       // Unfolded, the hidden lines go out as they came, secrets masked.
-      const hidden = it.hidden.map(asCame).join('');
+      const hidden = it.hidden.map(asCame);
       const marker = handle ? formatMarker(it.note, handle) + (last?.eol || '\n') : '';
       // A fold that does not pay for its marker is not made.
       const markerBytes = Buffer.byteLength(marker);
-      const hiddenBytes = Buffer.byteLength(hidden);
-      const m = !handle || markerBytes > hiddenBytes ? hidden : marker;
-      if (m === marker) st.markers++;
-      shortBytes += m === marker ? markerBytes : hiddenBytes;
-      short += m;
-      asIs += m;
+      const hiddenBytes = hidden.reduce((n, x) => n + sizeOf(x), 0);
+      if (handle && markerBytes <= hiddenBytes) {
+        st.markers++;
+        shortBytes += markerBytes;
+        short.add(marker);
+        asIs.add(marker);
+      } else {
+        shortBytes += hiddenBytes;
+        for (const x of hidden) { short.add(x); asIs.add(x); }
+      }
     }
     if (at > rawEmitted) rawEmitted = at;
     // The batch changes lines in place only when the bank, with what this batch saves, still
     // holds the receipt's reserve afterwards; otherwise those lines go out as they came.
     // Without an archive no receipt can be written, so nothing changes in place.
     if (!differs || !ctx.archive || rawEmitted - report.outBytes - shortBytes < RECEIPT_RESERVE_BYTES) {
-      if (inOrder) return asIs;
+      if (inOrder) return asIs.toBuffer();
       // Later batches skip what this covers (a hider may still owe a marker for these lines).
       rawCut = at;
-      return maskedRaw(spool.slice(from, at), items, from).toString('utf8');
+      return maskedRaw(spool.slice(from, at), items, from);
     }
     receiptOwed = true;
     st.colourLines += b.colourLines;
     st.condensedLines += b.condensedLines;
     st.redraws += b.redraws;
     st.blankLines += b.blankLines;
-    return short;
+    return short.toBuffer();
   };
 
   /**
@@ -403,7 +443,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
             const bank = spool.total - report.outBytes;
             rawEmitted = spool.total;
             if (text.trim() === '' && bank >= RECEIPT_RESERVE_BYTES) { receiptOwed = true; st.blankLines += countLines(text); }
-            else out(t, Buffer.from(maskSecrets(text)));
+            else out(t, isUtf8(rest) ? Buffer.from(maskSecrets(text)) : rest);
           }
           report.changed = receiptOwed || st.markers > 0;
           if (!report.changed) return cb();
@@ -428,7 +468,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
           return sendAsCame(t, failed), cb();
         }
         removedOther = run.droppedBytes;
-        let text = renderItems(held);
+        const text = renderItems(held);
         // Masked secrets alone owe no receipt: a mask is no removal, and no marker may name a
         // handle that hands the value back.
         if (removedOther > 0 || tally.condensedLines > 0) {
@@ -438,9 +478,9 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
             return sendAsCame(t, false), cb();
           }
           report.rawHandle = handle;
-          text += footer(tally, run, handle, text, '');
+          text.add(footer(tally, run, handle, text.open, ''));
         }
-        const outBuf = Buffer.from(text);
+        const outBuf = text.toBuffer();
         // Every branch that gives up on the distilled form sends the raw bytes with the secrets
         // masked, which are never larger than the input, so no held output is.
         if (outBuf.length >= raw.length || raw.length - outBuf.length < GATE_MIN_SAVED_BYTES) {
@@ -514,7 +554,7 @@ function safe<T>(fn: () => T, fallback: T): T {
  * secrets are not among them (`omni retrieve` masks them again; a person reads them with
  * `omni retrieve --reveal`).
  */
-function footer(tally: { colourLines: number; condensedLines: number }, run: RunState, handle: string, text: string, capped: string): string {
+function footer(tally: { colourLines: number; condensedLines: number }, run: RunState, handle: string, open: boolean, capped: string): string {
   const what: string[] = [];
   if (tally.colourLines) what.push(`colour codes on ${tally.colourLines} lines`);
   if (run.redraws) what.push(`${run.redraws} progress redraws`);
@@ -522,7 +562,7 @@ function footer(tally: { colourLines: number; condensedLines: number }, run: Run
   const removed = what.length ? `${what.join(', ')} removed` : '';
   const condensed = tally.condensedLines ? `${tally.condensedLines} lines condensed` : '';
   const note = [removed, condensed].filter(Boolean).join('; ') || 'output condensed';
-  const sep = text.length && !text.endsWith('\n') ? '\n' : '';
+  const sep = open ? '\n' : '';
   return sep + formatMarker(`${note}; whole output${capped}`, handle) + '\n';
 }
 /** Pure: why the distilled form must not go out, or null when it may. */

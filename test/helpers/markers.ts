@@ -4,6 +4,7 @@
  * not. They know nothing about how omni distils: they read markers, ask the store for the
  * bytes a handle names, and compare with the input.
  */
+import { isUtf8 } from 'node:buffer';
 import stripAnsi from 'strip-ansi';
 import { MARKER_RE } from '../../lib/pipeline/marker.js';
 import { classifyLine, ownLines } from '../../lib/pipeline/classify.js';
@@ -196,6 +197,19 @@ export function expandMarkers(output: Buffer, input: Buffer, retrieve: Retrieve,
     parts.push(blob);
   }
   return { bytes: Buffer.concat(parts), wholeHandle, unknown };
+}
+
+/**
+ * P4 for text with bytes that are not UTF-8: every line that is not goes out whole, as it came
+ * (an undecodable byte costs its own line, never the rest of the output).
+ */
+export function checkUndecodableKept(input: Buffer, output: Buffer): string | null {
+  const out = new Set(splitLines(output).map((l) => l.body.toString('latin1')));
+  for (const l of splitLines(input)) {
+    if (isUtf8(l.body)) continue;
+    if (!out.has(l.body.toString('latin1'))) return `the line ${JSON.stringify(l.body.toString('latin1').slice(0, 80))} is not valid UTF-8 and is not in the output as it came`;
+  }
+  return null;
 }
 
 /**
