@@ -3,7 +3,7 @@ import type { Batch, Item, Line } from '../kit/types.js';
 import type { Hit, LineHandler, Recognition, Recogniser, Repeats, Rewrites } from '../kit/units.js';
 import { batchStage, type RunState } from '../kit/stage.js';
 import { FOLD_MIN_LINES, foldPays, lineByteLength, mustStay } from '../kit/marker.js';
-import { textOf } from './shared.js';
+import { quoteOf, sameTemplate, saysFailureOrWarning, textOf } from './shared.js';
 
 /**
  * The one engine that turns a declaration (a spec's `lines`, in lib/kit/units.ts's terms) into
@@ -14,8 +14,9 @@ import { textOf } from './shared.js';
  * Units, each one way of turning recognised lines into markers, all asking `foldPays`:
  *   'run'     each contiguous run of recognised lines -> one marker where it stood; the lines
  *             nothing recognised are left as they are (`others: 'keep'`) or folded like generic
- *             output (`others: 'fold'`: blank runs squeezed, runs of alike noise lines -> first
- *             line, marker, last line; `foldKey` groups lines for that fold)
+ *             output (`others: 'fold'`: blank runs squeezed, runs of lines sharing one template
+ *             -> first line, a marker quoting one of them, last line; `foldKey` groups lines
+ *             for that fold instead)
  *   'repeat'  between barriers, a record whose template was seen earlier in the segment is
  *             hidden in place (the first of each template stays): logs
  *   'rewrite' rewritten forms (git log's one line per commit, a diff's renumbered hunks, a
@@ -178,42 +179,39 @@ function noteOf(hits: Hit[], n: number): string {
 
 const TEMPLATE_VARIABLE = /\d+/g;
 
-/** Digits, hex ids and durations become placeholders: `Downloading a 10%` ~ `Downloading b 95%`. */
+/** Digits become placeholders: the key `foldKey` groups are compared under. */
 function template(plain: string): string {
   return plain.replace(TEMPLATE_VARIABLE, '#');
 }
 
 /**
- * Pure: do two lines differ only in their runs of digits? Same answer as comparing
- * `template()`s, without allocating two new strings per line.
+ * A template run hides at least this many lines: a marker standing for one line of text saves
+ * a few bytes at best and costs the reader a retrieve for what the line itself would have said.
  */
-function sameShape(a: string, b: string): boolean {
-  let i = 0;
-  let j = 0;
-  const al = a.length;
-  const bl = b.length;
-  while (i < al && j < bl) {
-    const ca = a.charCodeAt(i);
-    const cb = b.charCodeAt(j);
-    const da = ca >= 48 && ca <= 57;
-    const db = cb >= 48 && cb <= 57;
-    if (da && db) {
-      while (i < al && a.charCodeAt(i) >= 48 && a.charCodeAt(i) <= 57) i++;
-      while (j < bl && b.charCodeAt(j) >= 48 && b.charCodeAt(j) <= 57) j++;
-      continue;
-    }
-    if (ca !== cb) return false;
-    i++;
-    j++;
-  }
-  return i === al && j === bl;
+const TEMPLATE_MIN_HIDDEN = 2;
+/** A diagnostic's headline (`src/x.c:12:5: …`, `a.py:3: note`): an answer, never folded as one of many. */
+const DIAGNOSTIC = /^\s*[\w./\\@+-]+\.[A-Za-z]{1,5}[:(]\d+/;
+
+/**
+ * The notes of one template fold, most telling first (the first that pays is used): it quotes
+ * a real hidden line (the shortest: what the others look like, at the least cost), else it
+ * says "like the one above". Never a line that could read as a marker.
+ */
+export function templateNotes(hidden: readonly Line[]): string[] {
+  const n = hidden.length;
+  const q = quoteOf(hidden);
+  const plain = `${n} more lines like the one above folded`;
+  return q === null ? [plain] : [`${n} lines like "${q}" folded`, plain];
 }
 
 /**
- * The generic fold of the lines a recogniser left: one blank line survives a run of them,
- * and runs of positively recognised noise that share a shape keep their first and last
- * line, the middle becomes one marker. Non-noise lines end a run and are never hidden. The
- * first line of a run goes out at once so a slow producer's lines are not held back.
+ * The generic fold of the lines a recogniser left: one blank line survives a run of them, and
+ * runs of lines that share one template (the same words, numbers and ids aside: `sameTemplate`)
+ * keep their first and last line, the middle becomes one marker that quotes one of them. Only
+ * lines that carry nothing fold: noise, or text holding no word of a failure or a warning and
+ * no diagnostic location; failure and signal lines end a run and are never hidden. With a
+ * `foldKey`, lines group by that key instead (cargo's `Compiling x`). The first line of a run
+ * goes out at once so a slow producer's lines are not held back.
  */
 class Folder {
   private anchor: string | null = null; // the run's first line (or its custom key)
@@ -224,9 +222,9 @@ class Folder {
   constructor(
     private run: RunState,
     private readonly noun = 'similar lines',
-    /** Which lines may fold; default: those classify called noise. */
-    private readonly isNoise: (l: Line) => boolean = (l) => l.tier === 'noise',
-    /** How lines group into runs; default: same text up to runs of digits. */
+    /** Which lines may fold; default: noise, and text that states nothing (above). */
+    private readonly isNoise: (l: Line) => boolean = foldable,
+    /** How lines group into runs; default: one template (`sameTemplate`). */
     private readonly keyOf?: (l: Line) => string,
   ) {}
 
@@ -248,9 +246,9 @@ class Folder {
       return;
     }
     this.lastBlank = false;
-    const noisy = !mustStay(l) && l.tier !== 'signal' && this.isNoise(l);
+    const noisy = !mustStay(l) && l.tier !== 'signal' && this.isNoise(l) && !saysFailureOrWarning(plain);
     const key = noisy ? (this.keyOf ? this.keyOf(l) : plain) : null;
-    const same = key !== null && this.anchor !== null && (this.keyOf ? key === this.anchor : sameShape(key, this.anchor));
+    const same = key !== null && this.anchor !== null && (this.keyOf ? key === this.anchor : sameTemplate(key, this.anchor));
     if (noisy && same) {
       this.hidden.push(l);
       this.hiddenBytes += lineByteLength(l);
@@ -268,8 +266,9 @@ class Folder {
     if (h.length) {
       const last = keepRunning ? null : h.pop()!;
       const bytes = this.hiddenBytes - (last ? lineByteLength(last) : 0);
-      const note = `${h.length} ${this.noun} folded`;
-      if (foldPays(h.length, bytes, note)) {
+      const notes = this.keyOf ? [`${h.length} ${this.noun} folded`] : h.length >= TEMPLATE_MIN_HIDDEN ? templateNotes(h) : [];
+      const note = notes.find((n) => foldPays(h.length, bytes, n));
+      if (note !== undefined) {
         out.push({ kind: 'marker', note, hidden: h });
       } else {
         for (const x of h) out.push(x);
@@ -280,6 +279,31 @@ class Folder {
     this.hiddenBytes = 0;
     if (!keepRunning) this.anchor = null;
   }
+}
+
+/** A table's row (`  12 | sku-0012 | 444 | in stock`, `│ a │ b │`): rows are answers, however alike. */
+const TABLE_ROW = /[|│┃].*[|│┃]/;
+
+/**
+ * May this line fold as one of many alike? Noise; or text with words of its own, no diagnostic
+ * location and no table columns. (Whatever the line, a word of a failure or a warning keeps it:
+ * `Folder.push`.)
+ */
+function foldable(l: Line): boolean {
+  if (l.tier === 'noise') return true;
+  if (l.tier !== 'text') return false;
+  const t = textOf(l);
+  return hasWords(t) && !DIAGNOSTIC.test(t) && !TABLE_ROW.test(t);
+}
+
+const ID_OR_NUMBER = /\b(0x)?[0-9a-f]{7,}\b|\d+/gi;
+const A_WORD = /[A-Za-z]{2}/;
+/**
+ * Does the line say something besides its numbers and ids? A line that is only values (`seq`,
+ * `git rev-list`, a column of hashes) has no template to tell its lines apart by: each is an answer.
+ */
+function hasWords(t: string): boolean {
+  return A_WORD.test(t) && A_WORD.test(t.replace(ID_OR_NUMBER, ' '));
 }
 
 /**

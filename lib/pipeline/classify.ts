@@ -49,6 +49,8 @@ export const NOISE: RegExp[] = [
   /^\s*[\[(|]?[#=>\-.\s█░▓▒■□▇▆▅▄▃▂▁⣿]{8,}[\])|]?\s*\d{1,3}(\.\d+)?\s?%/,
   /^\s*\d{1,3}(\.\d+)?\s?%\s*(\||$)/,
   /^\s*[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏⣾⣽⣻⢿⡿⣟⣯⣷]\s/,
+  // wget's dot progress: `  4950K .......... .......... .......... 62% 123M 0s`.
+  /^\s*\d+[KMG] (\.{1,10} ?){1,8}\s+\d{1,3}%/,
   // Transfers and fetches.
   /^\s*(Downloading|Downloaded|Fetching|Fetched|Resolving|Receiving objects|Resolving deltas|Unpacking objects|Counting objects|Compressing objects|Enumerating objects|Writing objects|Get:\d+|Hit:\d+|Ign:\d+|Progress|Preparing to unpack|Selecting previously unselected|Reading database)\b/,
   /^remote: (Counting|Compressing|Enumerating|Total)\b/,
