@@ -316,8 +316,11 @@ class InPlace {
   private lines: Line[] = [];
   private bytes = 0;
 
-  /** `note` says what a run stands for, most telling first: the first that pays is used. */
-  constructor(private readonly note: (hidden: Line[]) => readonly string[]) {}
+  /**
+   * `note` says what a run stands for, most telling first: the first that pays is used. `above`
+   * is the line the marker would follow.
+   */
+  constructor(private readonly note: (hidden: Line[], above: Line | undefined) => readonly string[]) {}
 
   /** Hides the next input line; refuses (returns false) for a line that must stay. */
   hide(l: Line, out: Item[]): boolean {
@@ -339,7 +342,8 @@ class InPlace {
     const h = this.lines;
     if (!h.length) return;
     this.lines = [];
-    const note = this.note(h).find((n) => foldPays(h.length, this.bytes, n)) ?? null;
+    const prev = out[out.length - 1];
+    const note = this.note(h, prev?.kind === 'line' ? prev : undefined).find((n) => foldPays(h.length, this.bytes, n)) ?? null;
     if (note !== null) out.push({ kind: 'marker', note, hidden: h });
     else for (const l of h) out.push(l);
     this.bytes = 0;
@@ -361,9 +365,12 @@ function repeatUnit(rec: Repeats): LineHandler {
     },
     batchEnd(out, final) {
       // Streaming: a segment keeps growing (and folding) until a barrier or STREAM_SEGMENT_LINES.
-      if (!final && seg.length < STREAM_SEGMENT_LINES) return;
+      if (final) { foldSegment(rec, seg, out, true); seg = []; return; }
+      if (seg.length < STREAM_SEGMENT_LINES) return;
+      // Its last line waits for the next batch: it may be the output's last.
+      const last = seg.pop()!;
       foldSegment(rec, seg, out);
-      seg = [];
+      seg = [last];
     },
   };
 }
@@ -378,31 +385,39 @@ interface Record {
  * Folds one segment (the lines between two barriers) by template: a group's first record
  * stays where it was; its later records are hidden where they stand, each contiguous run
  * of hidden lines (records of any folded group, with their continuation lines) behind one
- * marker in its place. Records without a key stay and end a run.
+ * marker in its place. Records without a key stay and end a run. With `atEnd` (the segment
+ * ends the output) its last record stays too: a marker never ends the output, whose last line
+ * is the one a reader looks for (nginx's master's closing `exit` after its workers' says the
+ * server stopped).
  */
-function foldSegment(rec: Repeats, seg: Line[], out: Item[]): void {
+function foldSegment(rec: Repeats, seg: Line[], out: Item[], atEnd = false): void {
   if (seg.length <= FOLD_MIN_LINES) { for (const l of seg) out.push(l); return; }
   const records: Record[] = [];
   for (const l of seg) {
     const cur = records[records.length - 1];
     if (cur && rec.continues(l)) { cur.lines.push(l); continue; }
-    records.push({ lines: [l], key: rec.key(l) });
+    records.push({ lines: [l], key: null });
   }
+  for (const r of records) r.key = rec.key(r.lines);
   const groups = new Map<string, number>();
   for (const r of records) if (r.key !== null) groups.set(r.key, (groups.get(r.key) ?? 0) + 1);
-  const keys = new WeakMap<Line, string>();
-  const hider = new InPlace((h) => rec.note(h, (l) => keys.get(l)));
   const seen = new Set<string>();
-  for (const r of records) {
+  const hide = records.map((r) => {
     const k = r.key;
-    // Whether a hidden run is worth its marker is decided per marker, where it stands.
-    const hide = k !== null && groups.get(k)! - 1 >= FOLD_MIN_LINES && seen.has(k);
+    const h = k !== null && groups.get(k)! - 1 >= FOLD_MIN_LINES && seen.has(k);
     if (k !== null) seen.add(k);
+    return h;
+  });
+  if (atEnd && hide.length) hide[hide.length - 1] = false;
+  const keys = new WeakMap<Line, string>();
+  const hider = new InPlace((h, above) => rec.note(h, (l) => keys.get(l), above));
+  records.forEach((r, i) => {
+    // Whether a hidden run is worth its marker is decided per marker, where it stands.
     for (const l of r.lines) {
-      if (hide) keys.set(l, k!);
-      if (!hide || !hider.hide(l, out)) hider.keep(l, out);
+      if (r.key !== null) keys.set(l, r.key);
+      if (!hide[i] || !hider.hide(l, out)) hider.keep(l, out);
     }
-  }
+  });
   hider.close(out);
 }
 

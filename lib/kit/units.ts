@@ -64,10 +64,16 @@ export interface Repeats {
   barrier(l: Line): boolean;
   /** A line that belongs to the record above it (an indented continuation). */
   continues(l: Line): boolean;
-  /** The record's template: records with the same one fold; null = it stays where it is. */
-  key(l: Line): string | null;
-  /** The notes of one hidden run, most telling first; `keyOf` names each hidden record's template. */
-  note(hidden: Line[], keyOf: (l: Line) => string | undefined): readonly string[];
+  /**
+   * The record's template (its first line and the lines that continue it): records with the same
+   * one fold; null = it stays where it is.
+   */
+  key(record: readonly Line[]): string | null;
+  /**
+   * The notes of one hidden run, most telling first; `keyOf` names each hidden record's template
+   * (and a kept record's); `above` is the line the marker follows.
+   */
+  note(hidden: Line[], keyOf: (l: Line) => string | undefined, above?: Line): readonly string[];
 }
 
 /** What the engine lends a 'rewrite' unit: lines hidden and condensed into one summary marker. */

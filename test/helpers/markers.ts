@@ -42,8 +42,11 @@ export function splitLines(buf: Buffer): RawLine[] {
   return out;
 }
 
-/** Any `[omni:` text, well formed or not: what P6 looks at. */
-const ANY_MARKER = /\[omni:[^\]]*\]?/g;
+/**
+ * Any `[omni:` text, well formed or not: what P6 looks at. A note may quote a line holding `]`
+ * (`[3569]`, `[0.02ms]`): a marker runs to its handle when it has one, else to its first `]`.
+ */
+const ANY_MARKER = /\[omni:(?:(?!\[omni:).)*? — omni retrieve [0-9a-f]{16}\]|\[omni:[^\]]*\]?/g;
 /** A marker with a handle, anywhere in a line. */
 const HANDLED = /\[omni: (.*?) — omni retrieve ([0-9a-f]{16})\]/g;
 /** The Read door's head fold: `[omni: lines a-b not shown] <marker>` (a note with no handle). */
