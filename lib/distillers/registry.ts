@@ -24,6 +24,7 @@ import jest from './jest.js';
 import logs from './logs.js';
 import mocha from './mocha.js';
 import nodeTest from './node-test.js';
+import prove from './prove.js';
 import npmBuild from './npm-build.js';
 import npmTest from './npm-test.js';
 import pytest from './pytest.js';
@@ -65,6 +66,7 @@ export const DISTILLERS: readonly DistillerSpec[] = Object.freeze([
   logs,
   mocha,
   nodeTest,
+  prove,
   npmBuild,
   npmTest,
   pytest,
