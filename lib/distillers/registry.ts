@@ -278,7 +278,9 @@ function routeProducer(p: Producer, a: CommandAnalysis, set: RuleSet | null, spe
 
 /** `make (cc + what its output names)`, `rm`: one producer, as `omni rules explain` and routes say it. */
 export function describeProducer(p: RoutedProducer): string {
-  const words = p.argv.slice(0, 2).filter((w) => !w.startsWith('-')).join(' ') || '(none)';
+  // Program and subcommand, never arguments; a script's name too (`npm run release`).
+  const named = p.argv.filter((w) => !w.startsWith('-'));
+  const words = named.slice(0, named[1] === 'run' || named[1] === 'run-script' || named[1] === 'exec' ? 3 : 2).join(' ') || '(none)';
   const by = p.reshaped ? `reshaped by ${p.reshaped}` : p.rule ? `rule ${p.rule.name}` : p.spec === generic ? (p.open ? '' : 'generic') : p.spec.name;
   const open = p.open ? `${by ? ' + ' : ''}what its output's lines name${p.open.family ? ` (${p.open.family})` : ''}` : '';
   return `${words} (${by}${open})`;
