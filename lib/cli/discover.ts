@@ -720,12 +720,13 @@ const cells = (r: Row) => [String(r.calls), String(r.failed), formatBytes(r.byte
  * install owns it), not its first word. A producer that names no tool (`make test`) is read by
  * the specs its output names, so it is not one.
  */
-function unownedProducers(route: Route, command: string | undefined): Array<{ head: string; why: string }> {
+export function unownedProducers(route: Route, command: string | undefined): Array<{ head: string; why: string }> {
   if (!route.distiller) return route.known ? [] : [{ head: commandHead(command) ?? '(empty)', why: `passed through: ${route.reason}` }];
   if (!route.producers) return route.known ? [] : [{ head: commandHead(command) ?? '(empty)', why: route.reason }];
   const alone = route.producers.filter((p) => p.spec.name === 'generic' && !p.open && !p.reshaped);
   const others = route.producers.filter((p) => !alone.includes(p));
   const beside = others.length ? ` (beside ${others.map(describeProducer).join(', ')})` : '';
+  // As commandHead names a run: program and first argument, options dropped, never their values.
   return alone.map((p) => ({ head: p.argv.slice(0, 2).filter((w) => !w.startsWith('-')).join(' ').slice(0, 80) || '(empty)', why: `${p.reason}${beside}` }));
 }
 
