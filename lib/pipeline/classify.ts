@@ -58,8 +58,7 @@ export const NOISE: RegExp[] = [
  * Verdicts that read like something else, whoever owns the run: signals before any list is
  * asked. apt-get's closing `Fetched 9422 kB in 2s (5404 kB/s)` is a summary, not a transfer
  * line (NOISE's `Fetched`); it is here, not among install's own lines, because apt's output
- * reaches runs install does not own: `apt-get -o Dir::State::Lists=… update` (corpus 809),
- * `sudo apt-get …`, `apt-get update && apt-get install …` are generic's.
+ * reaches runs install does not own: `sudo apt-get …`, a script or a Makefile that runs apt.
  */
 export const VERDICTS: RegExp[] = [
   /^Fetched [\d.,]+ [kMG]?B in [\dhms ]+ \([\d.,]+ [kMG]?B\/s\)\s*$/,
