@@ -118,6 +118,11 @@ export const COLLISIONS: readonly Collision[] = [
     winner: 'cc',
     why: 'sniffed: `yarn install` building a native module prints node-gyp\'s lines among its progress; cc reads them',
   },
+  {
+    pair: ['node-test', 'tap'],
+    winner: 'node-test',
+    why: 'sniffed, and in a mixed run\'s head: `npm test` running `node --test` echoes `> node --test` before node\'s `TAP version 13`; node-test reads that TAP with the TAP lines, a top-level `ok` and its YAML being a passing test',
+  },
 ];
 
 /** Does `a` win over `b` (COLLISIONS)? */
