@@ -284,14 +284,17 @@ function isSubsequence(needle: string[], hay: string[]): boolean {
 export function failureLines(input: Buffer, command?: string): string[] {
   const plains = splitLines(input).map((l) => stripAnsi(lastFrame(l.body.toString('utf8'))));
   const owner = new Owner({ door: 'pipe', command }, new RunState());
-  owner.choose(plains.map((plain, index): Line => ({ kind: 'line', text: plain, plain, eol: '\n', tier: 'text', index, end: 0 })));
+  const lines = plains.map((plain, index): Line => ({ kind: 'line', text: plain, plain, eol: '\n', tier: 'text', index, end: 0 }));
+  owner.choose(lines);
+  // A mixed run (a chain, `npm test`): the tools its head names, each one's own lines.
+  if (owner.mix) owner.observe(lines);
   const own = ownLines(owner.tool);
   const out: string[] = [];
   let prev: string | null = null;
-  for (const plain of plains) {
-    if (classifyLine(plain, prev, own) === 'failure') out.push(plain);
+  plains.forEach((plain, i) => {
+    if (classifyLine(plain, prev, owner.mix ? owner.ownAt(i) : own) === 'failure') out.push(plain);
     prev = plain;
-  }
+  });
   return out;
 }
 
