@@ -110,6 +110,17 @@ function itemBytes(it: Item): number {
 
 type State = 'session' | 'project';
 
+/**
+ * A fold's marker stands for one contiguous run of the input: a line joins the open run only
+ * when it is the input line right after the run's last one (a rewritten form leaves lines out,
+ * and the generic fold squeezes blank lines, so two neighbours in the output need not be
+ * neighbours in the input).
+ */
+function follows(r: { lines: Line[] }, l: Line): boolean {
+  const last = r.lines[r.lines.length - 1];
+  return last === undefined || l.index === last.index + 1;
+}
+
 interface Run {
   state: State;
   lines: Line[];
@@ -225,6 +236,7 @@ export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | nul
       return;
     }
     const st = stateOf(it);
+    if (cur && !follows(cur, it)) closeRun(false);
     if (st === 'blank') {
       if (cur) {
         cur.lines.push(it);

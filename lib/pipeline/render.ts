@@ -83,6 +83,8 @@ interface StreamTally {
   condensedLines: number;
   redraws: number;
   blankLines: number;
+  /** Lines a rewritten form left out (a gap in the raw order that is not blank). */
+  leftOut: number;
   /** Fold markers printed with a handle. */
   markers: number;
 }
@@ -127,7 +129,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
   let lastEnd = 0;
   let removedOther = 0; // bytes removed without a marker (colour codes, redraws, blank lines, condensed lines)
   const tally = { colourLines: 0, condensedLines: 0 };
-  const st: StreamTally = { colourLines: 0, condensedLines: 0, redraws: 0, blankLines: 0, markers: 0 };
+  const st: StreamTally = { colourLines: 0, condensedLines: 0, redraws: 0, blankLines: 0, leftOut: 0, markers: 0 };
   let receiptOwed = false;
 
   // Whether the output so far ends a line: a closing receipt after a last line with no
@@ -222,17 +224,17 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
     let differs = false;
     const from = rawEmitted;
     let at = rawEmitted;
-    // A rewritten form (git log's one line per commit) puts items out of raw order; its
-    // receipt names the whole raw output. Without the budget for that receipt the batch's
-    // raw bytes go out instead, since `asIs` would keep the new order.
+    // A rewritten form (git log's one line per commit) leaves lines out; its receipt names the
+    // whole raw output. Without the budget for that receipt the batch's raw bytes go out
+    // instead, since `asIs` would lack the lines left out.
     let inOrder = true;
-    const b: StreamTally = { colourLines: 0, condensedLines: 0, redraws: 0, blankLines: 0, markers: 0 };
+    const b: StreamTally = { colourLines: 0, condensedLines: 0, redraws: 0, blankLines: 0, leftOut: 0, markers: 0 };
     const gapBefore = (start: number) => {
       if (start <= at) return;
       const text = spool.slice(at, start).toString('utf8');
-      // Only squeezed blank lines leave a gap. Anything else (an item out of raw order) is
-      // not this stage's to judge: its bytes are covered where they stand.
-      if (text.trim() !== '') { inOrder = false; return; }
+      // Squeezed blank lines leave a gap, and so do the lines a rewritten form left out: the
+      // short form goes without them and owes the receipt that names the whole raw output.
+      if (text.trim() !== '') { inOrder = false; differs = true; b.leftOut += countLines(text); return; }
       differs = true;
       b.blankLines += countLines(text);
       asIs += text;
@@ -307,6 +309,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
     st.condensedLines += b.condensedLines;
     st.redraws += b.redraws;
     st.blankLines += b.blankLines;
+    st.leftOut += b.leftOut;
     return short;
   };
 
@@ -429,11 +432,11 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
           const capped = spool.truncated ? ` (first ${raw.length} bytes)` : '';
           const bank = rawEmitted - report.outBytes;
           const sep = endsLine ? '' : '\n';
-          if (receiptOwed || (failed && receiptBytes(st, false, ctx.exitCode, capped, sep) <= bank)) {
+          if (receiptOwed || (failed && receiptBytes(st, false, ctx.exitCode, capped, sep, []) <= bank)) {
             const handle = archive(raw);
             if (handle) {
               report.rawHandle = handle;
-              out(t, streamReceipt(st, receiptOwed, failed ? ctx.exitCode : null, handle, capped, sep));
+              out(t, streamReceipt(st, receiptOwed, failed ? ctx.exitCode : null, handle, capped, sep, run.rewrites));
             }
           }
           return cb();
@@ -445,7 +448,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
           report.verbatim = verdict;
           return sendAsCame(t, failed), cb();
         }
-        removedOther = run.droppedBytes;
+        removedOther = run.droppedBytes + run.leftOutBytes;
         let text = renderItems(held);
         // Masked secrets alone owe no receipt: a mask is no removal, and no marker may name a
         // handle that hands the value back.
@@ -496,7 +499,7 @@ function countLines(s: string): number {
  * names the whole raw output (P1). Otherwise only a failing exit asks for one, and only
  * when something was folded.
  */
-function streamReceipt(st: StreamTally, inPlace: boolean, exitCode: number | null | undefined, handle: string, capped: string, sep = ''): string {
+function streamReceipt(st: StreamTally, inPlace: boolean, exitCode: number | null | undefined, handle: string, capped: string, sep: string, rewrites: readonly string[]): string {
   const what: string[] = [];
   if (st.colourLines) what.push(`colour codes on ${st.colourLines} lines`);
   if (st.redraws) what.push(`${st.redraws} progress redraws`);
@@ -504,23 +507,42 @@ function streamReceipt(st: StreamTally, inPlace: boolean, exitCode: number | nul
   const parts: string[] = [];
   if (exitCode !== null && exitCode !== undefined) parts.push(`exit ${exitCode}: output was condensed while streaming`);
   if (inPlace) {
+    // A rewritten form says what it did; its own counts would only repeat it.
+    const said = rewriteNotes(rewrites);
+    parts.push(...said);
     if (what.length) parts.push(`${what.join(', ')} removed`);
-    if (st.condensedLines) parts.push(`${st.condensedLines} lines condensed`);
+    if (!said.length && st.leftOut) parts.push(`${st.leftOut} lines left out`);
+    if (!said.length && st.condensedLines) parts.push(`${st.condensedLines} lines condensed`);
     if (!parts.length) parts.push('output condensed');
   }
   const scope = inPlace ? `whole output${capped}` : `full output${capped}`;
   return sep + formatMarker(`${parts.join('; ')}; ${scope}`, handle) + '\n';
 }
 
-function receiptBytes(st: StreamTally, inPlace: boolean, exitCode: number | null | undefined, capped: string, sep = ''): number {
-  return Buffer.byteLength(streamReceipt(st, inPlace, exitCode, HANDLE_PLACEHOLDER, capped, sep));
+function receiptBytes(st: StreamTally, inPlace: boolean, exitCode: number | null | undefined, capped: string, sep: string, rewrites: readonly string[]): number {
+  return Buffer.byteLength(streamReceipt(st, inPlace, exitCode, HANDLE_PLACEHOLDER, capped, sep, rewrites));
+}
+
+/** The most a rewritten form's phrases may take in a receipt (the reserve below counts on it). */
+const REWRITE_NOTES_MAX_BYTES = 200;
+
+/** A rewritten form's phrases for its receipt, as many as fit in REWRITE_NOTES_MAX_BYTES. */
+function rewriteNotes(rewrites: readonly string[]): string[] {
+  const out: string[] = [];
+  let n = 0;
+  for (const r of rewrites) {
+    n += Buffer.byteLength(r) + 2;
+    if (n > REWRITE_NOTES_MAX_BYTES) break;
+    out.push(r);
+  }
+  return out;
 }
 
 /** The most a closing receipt can cost: every count at ten digits, a failing exit, a cap. */
 export const RECEIPT_RESERVE_BYTES = (() => {
   const n = 9_999_999_999;
-  const all: StreamTally = { colourLines: n, condensedLines: n, redraws: n, blankLines: n, markers: n };
-  return receiptBytes(all, true, n, ` (first ${n} bytes)`, '\n');
+  const all: StreamTally = { colourLines: n, condensedLines: n, redraws: n, blankLines: n, leftOut: n, markers: n };
+  return receiptBytes(all, true, n, ` (first ${n} bytes)`, '\n', ['x'.repeat(REWRITE_NOTES_MAX_BYTES - 2)]);
 })();
 
 function safe<T>(fn: () => T, fallback: T): T {
@@ -538,8 +560,11 @@ function footer(tally: { colourLines: number; condensedLines: number }, run: Run
   if (run.redraws) what.push(`${run.redraws} progress redraws`);
   if (run.droppedLines) what.push(`${run.droppedLines} blank lines`);
   const removed = what.length ? `${what.join(', ')} removed` : '';
-  const condensed = tally.condensedLines ? `${tally.condensedLines} lines condensed` : '';
-  const note = [removed, condensed].filter(Boolean).join('; ') || 'output condensed';
+  // A rewritten form says what it did; its own counts would only repeat it.
+  const said = rewriteNotes(run.rewrites);
+  const left = !said.length && run.leftOutLines ? `${run.leftOutLines} lines left out` : '';
+  const condensed = !said.length && tally.condensedLines ? `${tally.condensedLines} lines condensed` : '';
+  const note = [...said, removed, left, condensed].filter(Boolean).join('; ') || 'output condensed';
   const sep = text.length && !text.endsWith('\n') ? '\n' : '';
   return sep + formatMarker(`${note}; whole output${capped}`, handle) + '\n';
 }
