@@ -8,7 +8,9 @@
 //   4. the store opened once: the server's open count is not visible from outside, so the
 //      number of file descriptors on omni.db before and after is printed instead;
 //   5. --store-mb N (default 200; 0 skips it): per-call time on an empty store against one grown to N MB (blobs,
-//      runs and ledger rows in the shape bench/store.mjs builds), two servers, calls alternated.
+//      runs and ledger rows in the shape bench/store.mjs builds), two servers, calls alternated;
+//   6. --vs <other dist/omni.cjs>: this build's server against another's (e.g. main's), each on
+//      its own store, warmed alike, calls alternated, and their sessions' first calls alternated.
 import { readdirSync, readFileSync, readlinkSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -162,6 +164,37 @@ if (STORE_MB > 0) {
   console.log(`difference of medians: ${(q(times.big, 0.5) - q(times.empty, 0.5)).toFixed(2)} ms (target: at most +1 ms)`);
   await clients.empty.close();
   await clients.big.close();
+  for (const h of Object.values(homes)) rmSync(h, { recursive: true, force: true });
+}
+const VS = process.argv.includes('--vs') ? path.resolve(process.argv[process.argv.indexOf('--vs') + 1]) : null;
+if (VS) {
+  const bins = { this: path.resolve('dist/omni.cjs'), vs: VS };
+  const start = async (bin, homeDir) => {
+    const c = new Client({ name: 'bench-vs', version: '0' });
+    await c.connect(new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--hook-tool'], env: { ...env, OMNI_HOME: homeDir }, cwd: proj, stderr: 'inherit' }));
+    return c;
+  };
+  const timed = async (c, i) => { const t = performance.now(); await c.callTool({ name: 'omni_hook', arguments: args(i) }); return performance.now() - t; };
+  const first = { this: [], vs: [] };
+  for (let k = 0; k < 6; k++) {
+    for (const name of k % 2 ? ['this', 'vs'] : ['vs', 'this']) {
+      const h = mkdtempSync(path.join(tmpdir(), 'omni-bench-vs-first-'));
+      const c = await start(bins[name], h);
+      await new Promise((r) => setTimeout(r, 1000));
+      first[name].push(await timed(c, 3));
+      await c.close();
+      rmSync(h, { recursive: true, force: true });
+    }
+  }
+  const homes = { this: mkdtempSync(path.join(tmpdir(), 'omni-bench-vs-')), vs: mkdtempSync(path.join(tmpdir(), 'omni-bench-vs-')) };
+  const clients = { this: await start(bins.this, homes.this), vs: await start(bins.vs, homes.vs) };
+  const times = { this: [], vs: [] };
+  for (let i = 0; i < WARM; i++) for (const k of ['this', 'vs']) await timed(clients[k], i);
+  for (let i = WARM; i < WARM + CALLS; i++) for (const k of i % 2 ? ['this', 'vs'] : ['vs', 'this']) times[k].push(await timed(clients[k], i));
+  console.log(`\nthis build against ${VS}, calls alternated (${CALLS} each after ${WARM} warm-up):\n`);
+  console.log(`| server | per call median | p95 | a session's first call, median of 6 |\n|---|---:|---:|---:|`);
+  for (const k of ['this', 'vs']) console.log(`| ${k === 'this' ? 'this build' : '--vs'} | ${q(times[k], 0.5).toFixed(2)} ms | ${q(times[k], 0.95).toFixed(2)} ms | ${q(first[k], 0.5).toFixed(1)} ms |`);
+  for (const c of Object.values(clients)) await c.close();
   for (const h of Object.values(homes)) rmSync(h, { recursive: true, force: true });
 }
 for (const d of [home, proj]) rmSync(d, { recursive: true, force: true });

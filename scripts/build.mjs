@@ -9,7 +9,9 @@
 import { build } from 'esbuild';
 import { chmodSync, copyFileSync, existsSync, readFileSync } from 'node:fs';
 
+import { asciiFile } from './ascii-bundle.mjs';
 import { GATE_TABLES } from './gate-tables.mjs';
+import { SHA256_WASM } from './sha256-wasm.mjs';
 
 const common = {
   bundle: true,
@@ -26,6 +28,7 @@ const common = {
     'process.env.OMNI_VERSION': JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version),
     'import.meta.url': '__omniImportMetaUrl',
     __OMNI_GATE_TABLES__: GATE_TABLES,
+    __OMNI_SHA256_WASM__: SHA256_WASM,
   },
 };
 
@@ -56,6 +59,8 @@ const splitSubcommands = {
 // V8's code cache. A subcommand bundle is reached by require, not import(), so the bundle runs
 // the same under vm.Script as under require.
 await build({ ...common, entryPoints: ['bin/omni.ts'], outfile: 'dist/omni-core.cjs', plugins: [splitSubcommands], supported: { 'dynamic-import': false } });
+// Pure ASCII, so the boot reads it as a one-byte string (scripts/ascii-bundle.mjs).
+asciiFile('dist/omni-core.cjs');
 copyFileSync('lib/boot/code-cache.cjs', 'dist/omni.cjs');
 chmodSync('dist/omni.cjs', 0o755);
 for (const name of subcommands) {

@@ -20,16 +20,15 @@ import { quoteOf, sameTemplate, saysFailureOrWarning, textOf } from './shared.js
  *   'repeat'  between barriers, a record whose template was seen earlier in the segment is
  *             hidden in place (the first of each template stays): logs
  *   'rewrite' rewritten forms (git log's one line per commit, a diff's renumbered hunks, a
- *             search's grouped paths): lines condensed in place and removed lines summed into one
- *             marker per flush, beside the whole raw output render archives and names
+ *             search's grouped paths): lines condensed in place or left out, counted for the
+ *             closing receipt that names the whole raw output; a contiguous run may fold behind
+ *             a marker in its place
  */
 
 const BLANK: Hit = { noun: '', lead: true };
 
 /** A run still growing past this is cut, so memory stays bounded on endless repeats. */
 const FOLD_MAX_HIDDEN_BYTES = 1 << 20;
-/** While streaming, hidden lines wait for this many bytes before they get their marker. */
-const STREAM_MARKER_BYTES = 4096;
 /** While the run is held, a distiller keeps at most this many lines before flushing. */
 const HELD_LINES_MAX = 8192;
 /** While streaming, a log segment without a barrier is folded and written every this many lines. */
@@ -44,7 +43,7 @@ function isBlank(plain: string): boolean {
 /** The distill stage for one run's recognition. */
 export function stageOf(run: RunState, rec: Recognition): Transform {
   if (rec.unit === 'repeat') return holding(run, repeatUnit(rec));
-  if (rec.unit === 'rewrite') return holding(run, rec.lines(() => new Summary()));
+  if (rec.unit === 'rewrite') return holding(run, rec.lines(new Rewriter(run)));
   return holding(run, runUnit(run, rec));
 }
 
@@ -421,56 +420,54 @@ function foldSegment(rec: Repeats, seg: Line[], out: Item[], atEnd = false): voi
   hider.close(out);
 }
 
-/** Order of an item in the input: a marker sits where its last hidden line was. */
-const orderOf = (it: Item): number => (it.kind === 'line' ? it.index : it.hidden[it.hidden.length - 1]?.index ?? 0);
+/** Past this many bytes a fold's run is cut, so a rewritten form's fold stays bounded too. */
+const REWRITE_FOLD_MAX_BYTES = FOLD_MAX_HIDDEN_BYTES;
 
 /**
- * For REWRITTEN forms only (git log's one line per commit, whose output names the whole
- * raw input's handle): the lines removed in one flush go behind ONE summary marker at its
- * end. Lines condensed (`line.out`) are tracked too: when the marker would not pay for
- * itself, every hidden line is put back in input order and every condensed line gets its
- * original text again, so a small output comes back unchanged.
+ * For REWRITTEN forms (git log's one line per commit, a diff's renumbered hunks): lines
+ * condensed in place and lines left out are counted on the run, for render's closing receipt,
+ * which names the whole raw output and says what was done. A marker here only ever stands for
+ * one contiguous run of input lines, in its place: `fold` checks that the lines it is given
+ * follow one another in the input and splits the run wherever they do not (or at a failure
+ * line, which stays), so a handler cannot make a marker gather lines from several places.
  */
-class Summary implements Rewrites {
-  private hidden: Line[] = [];
-  private condensed: Line[] = [];
-  private bytes = 0;
-  /** Some hidden lines belong to output already flushed (they cannot be put back). */
-  private carried = false;
+class Rewriter implements Rewrites {
+  constructor(private readonly run: RunState) {}
 
-  hide(l: Line): boolean {
-    if (mustStay(l)) return false;
-    this.hidden.push(l);
-    this.bytes += lineByteLength(l);
+  condense(l: Line, text: string): boolean {
+    if (mustStay(l) || l.out !== undefined) return false;
+    l.out = text;
     return true;
   }
 
-  condense(l: Line, text: string): void {
-    if (l.out !== undefined) return;
-    l.out = text;
-    this.condensed.push(l);
+  leave(l: Line): boolean {
+    if (mustStay(l)) return false;
+    this.run.leftOutLines++;
+    this.run.leftOutBytes += lineByteLength(l);
+    return true;
   }
 
-  get count(): number {
-    return this.hidden.length;
-  }
-
-  flush(out: Item[], note: (hidden: Line[]) => string, minBytes = 0, final = true): void {
-    const h = this.hidden;
-    if (!h.length) return;
-    if (!final && this.bytes < Math.max(minBytes, STREAM_MARKER_BYTES)) { this.carried = true; return; }
-    const n = note(h);
-    if ((this.bytes >= minBytes && foldPays(h.length, this.bytes, n)) || this.carried) {
-      out.push({ kind: 'marker', note: n, hidden: h });
-    } else {
-      for (const l of this.condensed) l.out = undefined;
-      const all: Item[] = [...out, ...h].sort((a, b) => orderOf(a) - orderOf(b));
-      out.length = 0;
-      for (const it of all) out.push(it);
+  fold(lines: Line[], note: (hidden: Line[]) => string, out: Item[]): void {
+    let cur: Line[] = [];
+    let bytes = 0;
+    const close = () => {
+      if (!cur.length) return;
+      const n = note(cur);
+      if (foldPays(cur.length, bytes, n)) out.push({ kind: 'marker', note: n, hidden: cur });
+      else for (const l of cur) out.push(l);
+      cur = [];
+      bytes = 0;
+    };
+    for (const l of lines) {
+      if (mustStay(l)) { close(); out.push(l); continue; }
+      if (cur.length && (l.index !== cur[cur.length - 1].index + 1 || bytes >= REWRITE_FOLD_MAX_BYTES)) close();
+      cur.push(l);
+      bytes += lineByteLength(l);
     }
-    this.hidden = [];
-    this.condensed = [];
-    this.bytes = 0;
-    this.carried = false;
+    close();
+  }
+
+  say(what: string): void {
+    if (!this.run.rewrites.includes(what)) this.run.rewrites.push(what);
   }
 }

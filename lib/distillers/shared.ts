@@ -16,8 +16,11 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** Git-style global options with a value, skipped to find the subcommand. */
-const VALUE_OPTS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path']);
+/**
+ * Global options with a value, skipped to find the subcommand: git's, and apt's `-o
+ * Dir::State::Lists=…` (`apt-get -o X=Y update` is an update).
+ */
+const VALUE_OPTS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '-o']);
 
 /** The subcommand of `tool [global options] sub …` (git, npm, kubectl, docker, terraform). */
 export function subcommand(argv: string[]): string {

@@ -1,4 +1,5 @@
-import { Transform } from 'node:stream';
+import type { Transform } from 'node:stream';
+import { transform } from './streams.js';
 import type { Batch, PassReason } from './types.js';
 
 /**
@@ -18,6 +19,14 @@ export class RunState {
   /** Lines a stage dropped without a marker (squeezed blank lines), and their bytes. */
   droppedLines = 0;
   droppedBytes = 0;
+  /**
+   * Lines a rewritten form left out without a marker (taken into a condensed line, or git's
+   * bookkeeping), and their bytes: the closing receipt names the whole raw output and counts them.
+   */
+  leftOutLines = 0;
+  leftOutBytes = 0;
+  /** What the rewritten form did, said in that receipt ("one line per commit"), each once. */
+  rewrites: string[] = [];
   /** Set by the distill stage: which distiller ran. */
   distiller = 'none';
   /** Its family for stats (test, build, git, …): the spec's `family`, set with `distiller`. */
@@ -51,7 +60,7 @@ export function batchStage(
   onEnd?: (push: Push, end: number) => void,
 ): Transform & { poke?: () => void } {
   let lastEnd = 0;
-  const t = new Transform({
+  const t = transform({
     objectMode: true,
     // Batches are ~64 KiB of lines each: a short queue per stage keeps memory flat.
     highWaterMark: BATCH_QUEUE,

@@ -11,6 +11,7 @@ import { registerTools, type ToolOptions } from './tools.js';
 import { killAllRuns } from './exec-child.js';
 import { registerHookTool } from './hook-tool.js';
 import { OfferCost, type ListedTool } from './offer-cost.js';
+import { logDiagnostic } from '../store/diagnostics.js';
 
 export const INSTRUCTIONS =
   'Run noisy commands (test runners, builds, installs, long logs) with omni_run: you get the signal, not the noise, ' +
@@ -51,10 +52,16 @@ export async function serveStdio(opts: ToolOptions & { stdin?: NodeJS.ReadableSt
     const kill = () => stop();
     // Requests received but not yet answered: the SDK keeps a callback set before connect().
     const pending = new Set<string | number>();
+    // OMNI_HOOK_TRACE: each tools/call's time in this process, from the message read to the
+    // answer written (bench/host-overhead.mjs sets it apart from the host's own span).
+    const trace = opts.env.OMNI_HOOK_TRACE ? new Map<string | number, number>() : null;
     let draining = false;
     const maybeStop = () => { if (draining && pending.size === 0) stop(); };
     transport.onmessage = (m) => {
-      if ('id' in m && 'method' in m) pending.add(m.id);
+      if ('id' in m && 'method' in m) {
+        pending.add(m.id);
+        if (trace && m.method === 'tools/call') trace.set(m.id, performance.now());
+      }
     };
     const send = transport.send.bind(transport);
     transport.send = async (m: JSONRPCMessage) => {
@@ -63,7 +70,15 @@ export async function serveStdio(opts: ToolOptions & { stdin?: NodeJS.ReadableSt
       try {
         await send(m);
       } finally {
-        if ('id' in m && m.id !== undefined && !('method' in m)) { pending.delete(m.id); maybeStop(); }
+        if ('id' in m && m.id !== undefined && !('method' in m)) {
+          const t0 = trace?.get(m.id);
+          if (t0 !== undefined) {
+            trace!.delete(m.id);
+            logDiagnostic('mcp', `tools/call ${String(m.id)} answered in ${(performance.now() - t0).toFixed(2)} ms`, opts.env);
+          }
+          pending.delete(m.id);
+          maybeStop();
+        }
       }
     };
     const drain = () => { draining = true; maybeStop(); };

@@ -1,4 +1,5 @@
-import { Duplex, type Transform } from 'node:stream';
+import type { Duplex, Transform } from 'node:stream';
+import { duplex as makeDuplex } from '../kit/streams.js';
 import type { Batch, PipelineContext } from '../kit/types.js';
 import { RunState } from '../kit/stage.js';
 import { Coverage, Spool, SPOOL_CAP_BYTES } from './spool.js';
@@ -121,7 +122,7 @@ export function createPipeline(ctx: PipelineContext): Pipeline {
     if (finalCalled) duplex.push(null);
   };
 
-  const duplex = new Duplex({
+  const duplex = makeDuplex({
     write(chunk: Buffer, _enc, cb) {
       spool.push(chunk);
       if (state === 'direct') {

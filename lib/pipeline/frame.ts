@@ -1,4 +1,5 @@
-import { Transform } from 'node:stream';
+import type { Transform } from 'node:stream';
+import { transform } from '../kit/streams.js';
 import { isUtf8 } from 'node:buffer';
 import type { Batch, Line } from './types.js';
 import { BATCH_QUEUE, type RunState } from './stage.js';
@@ -58,7 +59,7 @@ export function frame(run: RunState): Transform {
     return true;
   };
 
-  return new Transform({
+  return transform({
     readableObjectMode: true,
     readableHighWaterMark: BATCH_QUEUE,
     transform(chunk: Buffer, _enc, cb) {

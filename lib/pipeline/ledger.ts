@@ -30,7 +30,8 @@ import { BATCH_QUEUE } from '../kit/stage.js';
  * `recordDelivered` after the output was written (`delivered()`), plus the retrieval
  * handles it honoured (`consumed()`).
  */
-import { Transform, type TransformCallback } from 'node:stream';
+import type { Transform, TransformCallback } from 'node:stream';
+import { transform } from '../kit/streams.js';
 import type { Batch, Item, Line, Marker, PipelineContext } from '../kit/types.js';
 import { lineHash, packHashes, ShownSet, SHOWN_SET_CAP, type HashLookup } from '../store/linehash.js';
 import { handleOf } from '../store/archive.js';
@@ -108,6 +109,17 @@ function itemBytes(it: Item): number {
 }
 
 type State = 'session' | 'project';
+
+/**
+ * A fold's marker stands for one contiguous run of the input: a line joins the open run only
+ * when it is the input line right after the run's last one (a rewritten form leaves lines out,
+ * and the generic fold squeezes blank lines, so two neighbours in the output need not be
+ * neighbours in the input).
+ */
+function follows(r: { lines: Line[] }, l: Line): boolean {
+  const last = r.lines[r.lines.length - 1];
+  return last === undefined || l.index === last.index + 1;
+}
 
 interface Run {
   state: State;
@@ -225,6 +237,7 @@ export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | nul
       return;
     }
     const st = stateOf(it);
+    if (cur && !follows(cur, it)) closeRun(false);
     if (st === 'blank') {
       if (cur) {
         cur.lines.push(it);
@@ -245,7 +258,7 @@ export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | nul
     if (cur.bytes >= LEDGER_RUN_HOLD_CAP) closeRun(false);
   }
 
-  const stage = new Transform({
+  const stage = transform({
     objectMode: true,
     highWaterMark: BATCH_QUEUE,
     transform(batch: Batch, _enc: BufferEncoding, cb: TransformCallback) {

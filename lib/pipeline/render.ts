@@ -1,5 +1,6 @@
-import { Transform } from 'node:stream';
+import type { Transform } from 'node:stream';
 import { isUtf8 } from 'node:buffer';
+import { transform } from '../kit/streams.js';
 import type { Batch, Item, Line, Marker, PipelineContext } from './types.js';
 import { BATCH_QUEUE, type RunState } from './stage.js';
 import type { Coverage, Spool } from './spool.js';
@@ -118,6 +119,8 @@ interface StreamTally {
   condensedLines: number;
   redraws: number;
   blankLines: number;
+  /** Lines a rewritten form left out (a gap in the raw order that is not blank). */
+  leftOut: number;
   /** Fold markers printed with a handle. */
   markers: number;
 }
@@ -162,7 +165,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
   let lastEnd = 0;
   let removedOther = 0; // bytes removed without a marker (colour codes, redraws, blank lines, condensed lines)
   const tally = { colourLines: 0, condensedLines: 0 };
-  const st: StreamTally = { colourLines: 0, condensedLines: 0, redraws: 0, blankLines: 0, markers: 0 };
+  const st: StreamTally = { colourLines: 0, condensedLines: 0, redraws: 0, blankLines: 0, leftOut: 0, markers: 0 };
   let receiptOwed = false;
 
   // Whether the output so far ends a line: a closing receipt after a last line with no
@@ -196,6 +199,18 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
       : raws.map((r) => archive(r));
   };
 
+  /**
+   * True while the last thing rendered is a line with no terminator (only the input's last line
+   * can be one): a marker after it starts a line of its own, or it would glue onto that line
+   * and a failure line such as `Killed` would no longer be a line of the output.
+   */
+  let dangling = false;
+  const markerLine = (note: string, handle: string, eol: string | undefined): string => {
+    const line = (dangling ? '\n' : '') + formatMarker(note, handle) + (eol || '\n');
+    dangling = false;
+    return line;
+  };
+
   /** Held to the end: render everything; the gate then judges the whole. */
   const renderItems = (items: Item[]): Chunks => {
     const handles = archiveMarkers(items);
@@ -205,6 +220,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
       if (it.kind === 'line') {
         const vis = shown(it);
         s.add(vis);
+        dangling = it.eol === '';
         if (!it.bytes && (it.raw !== undefined || it.out !== undefined || (it.plain !== undefined && it.plain !== it.text))) {
           // Compared with the line as it came, secrets masked: a mask alone is no removal and
           // owes no receipt.
@@ -223,9 +239,10 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
       if (last && last.end > rawEmitted) rawEmitted = last.end;
       if (!handle) {
         for (const h of it.hidden) s.add(asCame(h));
+        if (last) dangling = last.eol === '';
         continue;
       }
-      s.add(formatMarker(it.note, handle) + (last?.eol || '\n'));
+      s.add(markerLine(it.note, handle, last?.eol));
     }
     return s;
   };
@@ -243,17 +260,17 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
     let differs = false;
     const from = rawEmitted;
     let at = rawEmitted;
-    // A rewritten form (git log's one line per commit) puts items out of raw order; its
-    // receipt names the whole raw output. Without the budget for that receipt the batch's
-    // raw bytes go out instead, since `asIs` would keep the new order.
+    // A rewritten form (git log's one line per commit) leaves lines out; its receipt names the
+    // whole raw output. Without the budget for that receipt the batch's raw bytes go out
+    // instead, since `asIs` would lack the lines left out.
     let inOrder = true;
-    const b: StreamTally = { colourLines: 0, condensedLines: 0, redraws: 0, blankLines: 0, markers: 0 };
+    const b: StreamTally = { colourLines: 0, condensedLines: 0, redraws: 0, blankLines: 0, leftOut: 0, markers: 0 };
     const gapBefore = (start: number) => {
       if (start <= at) return;
       const text = spool.slice(at, start).toString('utf8');
-      // Only squeezed blank lines leave a gap. Anything else (an item out of raw order) is
-      // not this stage's to judge: its bytes are covered where they stand.
-      if (text.trim() !== '') { inOrder = false; return; }
+      // Squeezed blank lines leave a gap, and so do the lines a rewritten form left out: the
+      // short form goes without them and owes the receipt that names the whole raw output.
+      if (text.trim() !== '') { inOrder = false; differs = true; b.leftOut += countLines(text); return; }
       differs = true;
       b.blankLines += countLines(text);
       asIs.add(text);
@@ -266,6 +283,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
         if (it.end - rawLen > at) gapBefore(it.end - rawLen);
         else if (it.end - rawLen < at) inOrder = false;
         if (it.end > at) at = it.end;
+        dangling = it.eol === '';
         if (it.raw === undefined && it.out === undefined && it.bytes === undefined && (it.plain === undefined || it.plain === it.text)) {
           const x = it.text + it.eol;
           short.add(x);
@@ -300,16 +318,19 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
       if (last && last.end > at) at = last.end;
       // Unfolded, the hidden lines go out as they came, secrets masked.
       const hidden = it.hidden.map(asCame);
-      const marker = handle ? formatMarker(it.note, handle) + (last?.eol || '\n') : '';
+      const glue = dangling;
+      const marker = handle ? markerLine(it.note, handle, last?.eol) : '';
       // A fold that does not pay for its marker is not made.
       const markerBytes = Buffer.byteLength(marker);
       const hiddenBytes = hidden.reduce((n, x) => n + sizeOf(x), 0);
       if (handle && markerBytes <= hiddenBytes) {
+        dangling = false;
         st.markers++;
         shortBytes += markerBytes;
         short.add(marker);
         asIs.add(marker);
       } else {
+        dangling = last ? last.eol === '' : glue;
         shortBytes += hiddenBytes;
         for (const x of hidden) { short.add(x); asIs.add(x); }
       }
@@ -329,6 +350,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
     st.condensedLines += b.condensedLines;
     st.redraws += b.redraws;
     st.blankLines += b.blankLines;
+    st.leftOut += b.leftOut;
     return short.toBuffer();
   };
 
@@ -396,7 +418,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
     if (hooks.handOver && !maskPassthrough()) { mode = 'handed'; hooks.handOver(rawEmitted); }
   };
 
-  const t: Transform = new Transform({
+  const t: Transform = transform({
     writableObjectMode: true,
     writableHighWaterMark: BATCH_QUEUE,
     transform(batch: Batch, _enc, cb) {
@@ -451,11 +473,11 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
           const capped = spool.truncated ? ` (first ${raw.length} bytes)` : '';
           const bank = rawEmitted - report.outBytes;
           const sep = endsLine ? '' : '\n';
-          if (receiptOwed || (failed && receiptBytes(st, false, ctx.exitCode, capped, sep) <= bank)) {
+          if (receiptOwed || (failed && receiptBytes(st, false, ctx.exitCode, capped, sep, []) <= bank)) {
             const handle = archive(raw);
             if (handle) {
               report.rawHandle = handle;
-              out(t, streamReceipt(st, receiptOwed, failed ? ctx.exitCode : null, handle, capped, sep));
+              out(t, streamReceipt(st, receiptOwed, failed ? ctx.exitCode : null, handle, capped, sep, run.rewrites));
             }
           }
           return cb();
@@ -467,7 +489,7 @@ export function render(ctx: PipelineContext, run: RunState, spool: Spool, report
           report.verbatim = verdict;
           return sendAsCame(t, failed), cb();
         }
-        removedOther = run.droppedBytes;
+        removedOther = run.droppedBytes + run.leftOutBytes;
         const text = renderItems(held);
         // Masked secrets alone owe no receipt: a mask is no removal, and no marker may name a
         // handle that hands the value back.
@@ -518,7 +540,7 @@ function countLines(s: string): number {
  * names the whole raw output (P1). Otherwise only a failing exit asks for one, and only
  * when something was folded.
  */
-function streamReceipt(st: StreamTally, inPlace: boolean, exitCode: number | null | undefined, handle: string, capped: string, sep = ''): string {
+function streamReceipt(st: StreamTally, inPlace: boolean, exitCode: number | null | undefined, handle: string, capped: string, sep: string, rewrites: readonly string[]): string {
   const what: string[] = [];
   if (st.colourLines) what.push(`colour codes on ${st.colourLines} lines`);
   if (st.redraws) what.push(`${st.redraws} progress redraws`);
@@ -526,23 +548,42 @@ function streamReceipt(st: StreamTally, inPlace: boolean, exitCode: number | nul
   const parts: string[] = [];
   if (exitCode !== null && exitCode !== undefined) parts.push(`exit ${exitCode}: output was condensed while streaming`);
   if (inPlace) {
+    // A rewritten form says what it did; its own counts would only repeat it.
+    const said = rewriteNotes(rewrites);
+    parts.push(...said);
     if (what.length) parts.push(`${what.join(', ')} removed`);
-    if (st.condensedLines) parts.push(`${st.condensedLines} lines condensed`);
+    if (!said.length && st.leftOut) parts.push(`${st.leftOut} lines left out`);
+    if (!said.length && st.condensedLines) parts.push(`${st.condensedLines} lines condensed`);
     if (!parts.length) parts.push('output condensed');
   }
   const scope = inPlace ? `whole output${capped}` : `full output${capped}`;
   return sep + formatMarker(`${parts.join('; ')}; ${scope}`, handle) + '\n';
 }
 
-function receiptBytes(st: StreamTally, inPlace: boolean, exitCode: number | null | undefined, capped: string, sep = ''): number {
-  return Buffer.byteLength(streamReceipt(st, inPlace, exitCode, HANDLE_PLACEHOLDER, capped, sep));
+function receiptBytes(st: StreamTally, inPlace: boolean, exitCode: number | null | undefined, capped: string, sep: string, rewrites: readonly string[]): number {
+  return Buffer.byteLength(streamReceipt(st, inPlace, exitCode, HANDLE_PLACEHOLDER, capped, sep, rewrites));
+}
+
+/** The most a rewritten form's phrases may take in a receipt (the reserve below counts on it). */
+const REWRITE_NOTES_MAX_BYTES = 200;
+
+/** A rewritten form's phrases for its receipt, as many as fit in REWRITE_NOTES_MAX_BYTES. */
+function rewriteNotes(rewrites: readonly string[]): string[] {
+  const out: string[] = [];
+  let n = 0;
+  for (const r of rewrites) {
+    n += Buffer.byteLength(r) + 2;
+    if (n > REWRITE_NOTES_MAX_BYTES) break;
+    out.push(r);
+  }
+  return out;
 }
 
 /** The most a closing receipt can cost: every count at ten digits, a failing exit, a cap. */
 export const RECEIPT_RESERVE_BYTES = (() => {
   const n = 9_999_999_999;
-  const all: StreamTally = { colourLines: n, condensedLines: n, redraws: n, blankLines: n, markers: n };
-  return receiptBytes(all, true, n, ` (first ${n} bytes)`, '\n');
+  const all: StreamTally = { colourLines: n, condensedLines: n, redraws: n, blankLines: n, leftOut: n, markers: n };
+  return receiptBytes(all, true, n, ` (first ${n} bytes)`, '\n', ['x'.repeat(REWRITE_NOTES_MAX_BYTES - 2)]);
 })();
 
 function safe<T>(fn: () => T, fallback: T): T {
@@ -560,8 +601,11 @@ function footer(tally: { colourLines: number; condensedLines: number }, run: Run
   if (run.redraws) what.push(`${run.redraws} progress redraws`);
   if (run.droppedLines) what.push(`${run.droppedLines} blank lines`);
   const removed = what.length ? `${what.join(', ')} removed` : '';
-  const condensed = tally.condensedLines ? `${tally.condensedLines} lines condensed` : '';
-  const note = [removed, condensed].filter(Boolean).join('; ') || 'output condensed';
+  // A rewritten form says what it did; its own counts would only repeat it.
+  const said = rewriteNotes(run.rewrites);
+  const left = !said.length && run.leftOutLines ? `${run.leftOutLines} lines left out` : '';
+  const condensed = !said.length && tally.condensedLines ? `${tally.condensedLines} lines condensed` : '';
+  const note = [...said, removed, left, condensed].filter(Boolean).join('; ') || 'output condensed';
   const sep = open ? '\n' : '';
   return sep + formatMarker(`${note}; whole output${capped}`, handle) + '\n';
 }

@@ -1,4 +1,5 @@
 import { createPipeline } from './create.js';
+import { buffered } from '../kit/streams.js';
 import type { PipelineContext } from '../kit/types.js';
 
 export interface DistillResult {
@@ -22,8 +23,11 @@ const CHUNK = 64 << 10;
  * The buffered door into the one pipeline (the hook uses it): writes the payload, reads
  * the result. Never holds on a timer, so the result depends only on input and store.
  */
-export async function distillBuffer(ctx: PipelineContext, input: Buffer): Promise<DistillResult> {
-  const p = createPipeline({ ...ctx, holdMs: Infinity, holdBytes: Infinity });
+export async function distillBuffer(ctx: PipelineContext, input: Buffer, opts: { nodeStreams?: boolean } = {}): Promise<DistillResult> {
+  // Written whole, read at the end: synchronous stages, no node:stream (../kit/streams.ts).
+  // `nodeStreams` builds the same run on node:stream, for the test that holds the two equal.
+  const make = () => createPipeline({ ...ctx, holdMs: Infinity, holdBytes: Infinity });
+  const p = opts.nodeStreams ? make() : buffered(make);
   const chunks: Buffer[] = [];
   const done = new Promise<void>((resolve, reject) => {
     p.on('data', (b: Buffer) => chunks.push(b));

@@ -17,11 +17,11 @@
  * long-lived MCP server sees edits. With no rules file this costs a few stats: zod is loaded
  * only for a file that applies.
  */
-import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, realpathSync, statSync, writeFileSync, renameSync, type Stats } from 'node:fs';
 import { ensureDir } from '../store/ensure-dir.js';
 import { dirname, join, resolve } from 'node:path';
 import { omniHome } from '../store/open.js';
+import { sha256Hex } from '../store/sha256.js';
 import { logDiagnostic } from '../store/diagnostics.js';
 import { validateRules, type Rule } from './schema.js';
 
@@ -218,7 +218,7 @@ export function trustFile(home: string, file: string, sha256?: string): string {
   if (!sha) {
     const r = readCapped(abs);
     if ('error' in r) throw new Error(r.error);
-    sha = createHash('sha256').update(r.bytes).digest('hex');
+    sha = sha256Hex(r.bytes);
   }
   const f = trustPath(home);
   let doc: { version: number; files: Record<string, { sha256: string; trustedAt: string }> } = { version: 1, files: {} };
@@ -283,7 +283,7 @@ export function readRulesFile(file: string, source: RuleSource, home: string, op
       if (applies) logOnce(file, p.key, [b.error], home);
       return bare([b.error]);
     }
-    r = { key: p.key, sha256: createHash('sha256').update(b.bytes).digest('hex'), parsed: null };
+    r = { key: p.key, sha256: sha256Hex(b.bytes), parsed: null };
     if (source === 'user' || want === r.sha256 || opts.evenUntrusted) r.parsed = parse(file, b.bytes);
     readCache.set(file, r);
   }

@@ -4,7 +4,7 @@
  * handle = first 16 hex chars of SHA-256 of the exact bytes, so identical content is stored
  * once and renders the same marker. Blobs are binary-safe (stored as SQLite BLOBs).
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from './sha256.js';
 import type { Store } from './open.js';
 
 /**
@@ -27,7 +27,7 @@ export class BlobTooLarge extends Error {
 
 /** The handle `putBlob` would return for `data`; no store needed. */
 export function handleOf(data: Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex').slice(0, 16);
+  return sha256Hex(data).slice(0, 16);
 }
 
 /** A handle: exactly 16 lower-case hex characters. */

@@ -8,11 +8,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { OMNI, ROOT, tempHome } from '../helpers/omni.js';
+import { OMNI, tempHome } from '../helpers/omni.js';
 import { needs } from '../helpers/needs.js';
+import { claudeBin } from '../real-host/harness.js';
 import { openStore, SCHEMA_VERSION } from '../../lib/store/open.js';
 
-const CLAUDE = join(ROOT, 'node_modules', '.bin', 'claude');
+// The pinned CLI where the host-CLI installer puts it, never omni's own node_modules.
+const CLAUDE = claudeBin();
 
 function omni(args: string[], env: Record<string, string>, cwd: string) {
   return spawnSync(process.execPath, [OMNI, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, cwd, encoding: 'utf8', timeout: 120_000 });

@@ -67,6 +67,23 @@ t.test('a stream past the hold window keeps distilling after an undecodable line
   t.ok(r.stdout.includes(Buffer.from('r\xe9sum\xe9', 'latin1')), 'the undecodable line as it came');
 });
 
+t.test("git log: a commit whose author is not UTF-8 stays as git printed it, the others go one per line", async (t) => {
+  const commit = (i: number, author: string) =>
+    `commit ${String(i).repeat(40).slice(0, 40)}\nAuthor: ${author} <dev${i}@example.com>\nDate:   Tue Sep ${i} 11:00:00 2026 +0000\n\n    Change number ${i} of the ledger\n\n    A body line that says more about change ${i}.\n\n`;
+  const latin1 = Buffer.from('Author: Jos\xe9 Mu\xf1oz <dev3@example.com>\n', 'latin1');
+  const parts = [1, 2, 3, 4, 5, 6, 7, 8].map((i) => Buffer.from(commit(i, i === 3 ? 'Jos\xe9 Mu\xf1oz' : 'Kim Keeper'), i === 3 ? 'latin1' : 'utf8'));
+  const input = Buffer.concat(parts);
+  t.ok(input.includes(latin1));
+  const r = await distill(input, { command: 'git log' });
+  t.equal(r.verbatim, null, 'distilled');
+  t.ok(r.output.includes(latin1), 'the Latin-1 author line, byte for byte');
+  t.notOk(r.output.includes(Buffer.from('\ufffd')), 'no replacement character made up from it');
+  t.equal(r.output.toString('latin1').split('Jos').length, 2, 'the author once');
+  const text = r.output.toString('latin1');
+  for (const i of [1, 2, 4, 5, 6, 7, 8]) t.match(text, new RegExp(`^${String(i).repeat(7)} 2026-09-0${i} Kim Keeper: Change number ${i} of the ledger$`, 'm'), `commit ${i} on one line`);
+  t.match(text, /^commit 3{40}$/m, 'commit 3 as git printed it');
+});
+
 t.test('CRLF terminators are kept on the lines that survive', async (t) => {
   const text = noisy(300).replace(/\n/g, '\r\n') + 'final line\r\n';
   const r = await distill(text);
