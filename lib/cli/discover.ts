@@ -28,7 +28,7 @@ import split2 from 'split2';
 import through2 from 'through2';
 import type { Io } from './io.js';
 import { formatBytes, parseSince } from './stats.js';
-import { routeCommand } from '../distillers/registry.js';
+import { describeProducer, routeCommand, type Route } from '../distillers/registry.js';
 import { commandHead } from '../doors/run-record.js';
 import { handlePostTool } from '../doors/post-tool.js';
 import { LazyStore } from '../doors/store-access.js';
@@ -561,10 +561,11 @@ class Accounts {
     const family = call.tool === 'read' ? 'read (Read tool)' : route.family;
     if (!this.byFamily.has(family)) this.byFamily.set(family, emptyRow());
     add(this.byFamily.get(family)!, o);
-    if (call.tool === 'shell' && !route.known) {
-      const head = commandHead(call.command) ?? '(empty)';
-      if (!this.unowned.has(head)) this.unowned.set(head, { ...emptyRow(), command: head, route: route.distiller ? route.reason : `passed through: ${route.reason}` });
-      add(this.unowned.get(head)!, o);
+    if (call.tool === 'shell') {
+      for (const { head, why } of unownedProducers(route, call.command)) {
+        if (!this.unowned.has(head)) this.unowned.set(head, { ...emptyRow(), command: head, route: why });
+        add(this.unowned.get(head)!, o);
+      }
     }
   }
 
@@ -730,6 +731,22 @@ function table(head: string[], rows: string[][]): string {
 }
 
 const cells = (r: Row) => [String(r.calls), String(r.failed), formatBytes(r.bytesIn), formatBytes(r.bytesDelivered), formatBytes(r.bytesSaved), pct(r)];
+
+/**
+ * The producers of a command line no spec owns, by program and subcommand (never arguments),
+ * each with why: a chain's own producers (`cd app && rm -rf x && npm install` is npm's, and
+ * install owns it), not its first word. A producer that names no tool (`make test`) is read by
+ * the specs its output names, so it is not one.
+ */
+export function unownedProducers(route: Route, command: string | undefined): Array<{ head: string; why: string }> {
+  if (!route.distiller) return route.known ? [] : [{ head: commandHead(command) ?? '(empty)', why: `passed through: ${route.reason}` }];
+  if (!route.producers) return route.known ? [] : [{ head: commandHead(command) ?? '(empty)', why: route.reason }];
+  const alone = route.producers.filter((p) => p.spec.name === 'generic' && !p.open && !p.reshaped);
+  const others = route.producers.filter((p) => !alone.includes(p));
+  const beside = others.length ? ` (beside ${others.map(describeProducer).join(', ')})` : '';
+  // As commandHead names a run: program and first argument, options dropped, never their values.
+  return alone.map((p) => ({ head: p.argv.slice(0, 2).filter((w) => !w.startsWith('-')).join(' ').slice(0, 80) || '(empty)', why: `${p.reason}${beside}` }));
+}
 
 export function formatReport(rep: DiscoverReport): string {
   const t = rep.total;

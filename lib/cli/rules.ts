@@ -10,7 +10,7 @@ import { subcommandHelp } from './usage.js';
 import { omniHome } from '../store/open.js';
 import { findProjectRules, loadRuleSet, readRulesFile, ruleSetOf, trustFile, userRulesPath, type RuleSet, type RulesFile } from '../rules/load.js';
 import type { Rule, RuleExample } from '../rules/schema.js';
-import { routeCommand } from '../distillers/registry.js';
+import { describeProducer, routeCommand } from '../distillers/registry.js';
 import { producerArgv, subcommand as subcommandOf } from '../distillers/shared.js';
 import { failureWordIn, ruleMatches, ruleDistillerName, ruleNote, ruleVerdict } from '../distillers/rule.js';
 import { distillBuffer, type DistillResult } from '../pipeline/run.js';
@@ -86,8 +86,16 @@ async function explain(o: Opts, home: string, io: Io): Promise<number> {
   const out: string[] = [];
   out.push(`command:  ${command}`);
   out.push(`producer: ${argv.length ? argv.join(' ') : '(none)'}${argv.length ? ` (program ${argv[0].slice(argv[0].lastIndexOf('/') + 1)}${subcommandOf(argv) ? `, subcommand ${subcommandOf(argv)}` : ''})` : ''}`);
-  out.push(`owner:    ${route.distiller ?? 'none (passed through byte for byte)'}`);
+  const sniffed = route.mixed && route.distiller === 'generic' && route.producers?.some((p) => p.open);
+  out.push(`owner:    ${sniffed ? "the specs the output's own lines name (generic until one does)" : route.distiller ?? 'none (passed through byte for byte)'}`);
   out.push(`why:      ${route.reason}`);
+  // Several producers, or one that names no tool: what each may print is read by its own spec,
+  // and by the specs the output's own lines name.
+  if (route.mixed && route.producers) {
+    for (const p of route.producers) out.push(`reads:    ${describeProducer(p)}${p.rule ? ` rule from ${p.rule.file}` : ''}`);
+    if (route.producers.some((p) => p.answer)) out.push('          an answer may be any line of the output: nothing is hidden');
+    else out.push(`          a line is hidden only where one of these recognises it as noise${route.producers.some((p) => p.open) ? "; the output's first lines name the tools a producer runs" : ''}`);
+  }
   if (route.rule) out.push(`built-in: ${builtin.distiller ?? 'none'} (${builtin.reason}), outranked by the rule`);
   const shadowed = set.active.filter(({ rule, file }) => ruleMatches(rule, argv) && ruleDistillerName(file.source, rule) !== route.distiller);
   for (const { rule, file } of shadowed) out.push(`also:     ${file.source} rule "${rule.name}" (${file.file}) matches ${route.rule ? 'too, but ranks lower' : 'but does not apply'}`);

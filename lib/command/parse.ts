@@ -34,6 +34,13 @@ export interface CommandAnalysis {
   program: string;
   /** Tail stage of the last pipeline, when the producer's output is piped. */
   tail: string[] | null;
+  /**
+   * Every segment whose output can reach the stream, in order: not set-up (`cd`, `export`,
+   * `VAR=…`), not a quiet file operation (`rm`, `mkdir`, …), not one whose standard output
+   * goes to a file (`make clean >/dev/null`). `argv` is the first of them (or, when none
+   * prints, the first segment that is not set-up).
+   */
+  producers: Producer[];
   /** Known full-screen or prompt-driven programs. */
   interactive: boolean;
 }
@@ -195,6 +202,21 @@ export function tokenize(line: string): { tokens: Token[]; malformed: boolean; s
   return { tokens, malformed: false, subshell };
 }
 
+/** One segment that prints to the stream: its producer's argv and its pipe's last stage. */
+export interface Producer {
+  /** The producer's argv, wrappers peeled (as `CommandAnalysis.argv`). */
+  argv: string[];
+  /** The last stage of its pipeline when it is piped (`| grep x`, `| tail`), else null. */
+  tail: string[] | null;
+  /** It runs in a container or a pod (`docker compose exec app pytest`): argv is the inner command. */
+  container: boolean;
+}
+
+/** Segments that set the shell up and print nothing: not producers. */
+const SET_UP = new Set(['', 'cd', 'export', 'set', 'unset', 'source', '.', 'pushd', 'popd', 'true', 'false', ':', 'exit', 'return', 'umask', 'ulimit', 'shopt', 'alias', 'trap', 'wait', 'sleep']);
+/** File operations that print nothing when they succeed (a failure's message is a failure line). */
+const QUIET = new Set(['mkdir', 'touch', 'rm', 'cp', 'mv', 'ln', 'chmod', 'chown', 'rmdir']);
+
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 const WRAPPERS = new Set(['npx', 'env', 'time', 'nice', 'nohup', 'command', 'exec', 'stdbuf', 'timeout', 'pnpx', 'bunx']);
 /**
@@ -209,12 +231,66 @@ const OPTION_TAKES_VALUE: Record<string, Set<string>> = {
   npx: new Set(['-p', '--package', '-c', '--call']),
 };
 
-/** Peel `VAR=… `, `npx`, `env`, `time` … off an argv; returns the producer's argv. */
-export function peelWrappers(argv: string[]): string[] {
+/**
+ * Options of `docker exec`, `docker compose exec|run` and `podman exec` whose value is the next
+ * word, and docker's and compose's own options before the subcommand (`--context x`, `-f file`).
+ */
+const CONTAINER_VALUED = new Set([
+  '-e', '--env', '--env-file', '-u', '--user', '-w', '--workdir', '--detach-keys', '--index', '-v', '--volume',
+  '-p', '--publish', '--name', '--entrypoint', '-l', '--label', '-f', '--file', '--project-name', '--profile',
+  '--project-directory', '--context', '-c', '-H', '--host', '--log-level', '--config', '--ansi', '--parallel',
+]);
+
+/** kubectl's global options whose value is the next word (`kubectl -n web exec …`). */
+const KUBE_VALUED = new Set(['-n', '--namespace', '--context', '--kubeconfig', '-s', '--server', '--cluster', '--user', '--as', '--token']);
+
+/** The words after `from`, its options (and their values) skipped, then the container or service. */
+function afterContainer(a: string[], from: number): string[] | null {
+  let k = from;
+  while (k < a.length && a[k].startsWith('-')) k += CONTAINER_VALUED.has(a[k]) ? 2 : 1;
+  if (k >= a.length - 1) return null; // no container, or nothing to run in it
+  return a.slice(k + 1);
+}
+
+/**
+ * A command run in a container or a pod, whose output is the inner command's, passed through
+ * untouched: `docker exec [opts] ctr cmd`, `docker compose exec|run [opts] svc cmd`,
+ * `docker-compose exec svc cmd`, `podman exec ctr cmd`, `kubectl exec [opts] pod -- cmd`.
+ * Returns the inner argv, or null when the line is not one.
+ */
+export function containerCommand(a: string[]): string[] | null {
+  const p = basename(a[0] ?? '');
+  if (p === 'kubectl' || p === 'oc') {
+    const sep = a.indexOf('--');
+    let k = 1;
+    while (k < a.length && a[k].startsWith('-')) k += KUBE_VALUED.has(a[k]) ? 2 : 1;
+    return a[k] === 'exec' && sep > k && sep < a.length - 1 ? a.slice(sep + 1) : null;
+  }
+  if (p !== 'docker' && p !== 'podman' && p !== 'docker-compose') return null;
+  // Global options, then `compose` (docker's plugin), its own options, then the subcommand.
+  let k = 1;
+  while (k < a.length && a[k].startsWith('-')) k += CONTAINER_VALUED.has(a[k]) ? 2 : 1;
+  if (p !== 'docker-compose' && a[k] === 'compose') {
+    k++;
+    while (k < a.length && a[k].startsWith('-')) k += CONTAINER_VALUED.has(a[k]) ? 2 : 1;
+    return a[k] === 'exec' || a[k] === 'run' ? afterContainer(a, k + 1) : null;
+  }
+  if (p === 'docker-compose') return a[k] === 'exec' || a[k] === 'run' ? afterContainer(a, k + 1) : null;
+  if (a[k] === 'container' && a[k + 1] === 'exec') k++;
+  return a[k] === 'exec' ? afterContainer(a, k + 1) : null;
+}
+
+/**
+ * Peel `VAR=… `, `npx`, `env`, `time` …, and a container's or pod's exec, off an argv; returns
+ * the producer's argv.
+ */
+export function peelWrappers(argv: string[], containers = true): string[] {
   let a = argv.slice();
   for (let guard = 0; guard < 8 && a.length; guard++) {
     while (a.length && ASSIGNMENT.test(a[0])) a.shift();
     const head = basename(a[0] ?? '');
+    const inner = containers ? containerCommand(a) : null;
+    if (inner) { a = inner; continue; }
     if (!WRAPPERS.has(head)) break;
     // `command -v jest` prints where jest is; it does not run it.
     if (head === 'command' && (a[1] === '-v' || a[1] === '-V')) break;
@@ -251,6 +327,8 @@ export function analyzeTokens(
   let cur: string[] = [];
   let hasUnquotedPipe = false, hasRedirect = false, hasSequence = false, hasBackground = false;
   let skipNextWord = false;
+  // Stages whose standard output goes to a file (`> out.log`, `&>/dev/null`): they print nothing.
+  const toFile = new Set<string[]>();
   for (const t of tokens) {
     if (t.word !== undefined) {
       if (skipNextWord) { skipNextWord = false; continue; }
@@ -262,7 +340,12 @@ export function analyzeTokens(
         hasUnquotedPipe = true;
         stages.push(cur); cur = [];
         break;
-      case '>': case '>>': case '<': case '2>': case '&>':
+      case '>': case '>>': case '&>':
+        hasRedirect = true;
+        skipNextWord = true;
+        toFile.add(cur);
+        break;
+      case '<': case '2>':
         hasRedirect = true;
         skipNextWord = true;
         break;
@@ -288,16 +371,19 @@ export function analyzeTokens(
   segments.push(stages);
   const nonEmpty = segments.map((s) => s.filter((st) => st.length > 0)).filter((s) => s.length > 0);
 
-  // `cd dir && …` and bare assignments are set-up, not producers.
-  const producers = nonEmpty.filter((s) => {
-    const first = peelWrappers(s[0]);
-    const p = basename(first[0] ?? '');
-    return !(p === '' || p === 'cd' || p === 'export' || p === 'set' || p === 'source' || p === '.' || p === 'pushd' || p === 'true');
-  });
-  const main = producers.length ? producers[producers.length === 1 ? 0 : 0] : nonEmpty[0] ?? [[]];
+  // `cd dir && …` and bare assignments are set-up; `rm -rf x` prints nothing; `make clean
+  // >/dev/null` prints nothing to the stream: none of them is a producer.
+  const programOfSegment = (s: string[][]) => basename(peelWrappers(s[0])[0] ?? '');
+  const notSetUp = nonEmpty.filter((s) => !SET_UP.has(programOfSegment(s)));
+  const printing = notSetUp.filter((s) => !QUIET.has(programOfSegment(s)) && !toFile.has(s[s.length - 1]));
+  const main = printing[0] ?? notSetUp[0] ?? nonEmpty[0] ?? [[]];
   const argv = peelWrappers(main[0] ?? []);
   const program = basename(argv[0] ?? '');
   const tail = main.length > 1 ? main[main.length - 1] : null;
+  const producers = printing.map((s) => {
+    const argv = peelWrappers(s[0]);
+    return { argv, tail: s.length > 1 ? s[s.length - 1] : null, container: argv.length !== peelWrappers(s[0], false).length || argv[0] !== peelWrappers(s[0], false)[0] };
+  });
   return {
     segments: nonEmpty,
     hasUnquotedPipe,
@@ -310,18 +396,14 @@ export function analyzeTokens(
     argv,
     program,
     tail,
+    producers,
     interactive: INTERACTIVE.has(program) && argv.length <= 1 ||
       ['vim', 'vi', 'nvim', 'nano', 'emacs', 'less', 'more', 'top', 'htop', 'man', 'ssh', 'tmux', 'screen', 'watch', 'fzf', 'sudo', 'su', 'passwd'].includes(program) ||
       (program === 'git' && argv.includes('-i')) || argv.includes('--watch') || argv.includes('--interactive'),
   };
 }
 
-/** How many segments of the line produce output of their own (cd/export excluded). */
+/** How many segments of the line print to the stream (`CommandAnalysis.producers`). */
 export function producerCount(a: CommandAnalysis): number {
-  let n = 0;
-  for (const s of a.segments) {
-    const p = basename(peelWrappers(s[0])[0] ?? '');
-    if (p && !['cd', 'export', 'set', 'source', '.', 'pushd', 'true', 'mkdir', 'touch', 'rm', 'cp', 'mv'].includes(p)) n++;
-  }
-  return n;
+  return a.producers.length;
 }

@@ -63,11 +63,14 @@ function packageScript(pm: string, argv: string[]): string | undefined {
   return pm === 'npm' && s !== 'test' && s !== 'start' && s !== 'stop' && s !== 'restart' ? undefined : s;
 }
 
+/** argv[0]'s basename without the `@version` npx names a package with (`npx -y yarn@1.22.22 test`). */
+const unversioned = (w: string): string => basename(w).replace(/(.)@[^@/]*$/, '$1');
+
 const packageManager = (name: string, forms: string[], runs?: (argv: string[]) => string[] | null): Runner => ({
   name,
   forms,
-  runs: runs && ((argv) => (basename(argv[0] ?? '') === name ? runs(argv) : null)),
-  script: (argv) => (basename(argv[0] ?? '') === name ? packageScript(name, argv) : undefined),
+  runs: runs && ((argv) => (unversioned(argv[0] ?? '') === name ? runs(argv) : null)),
+  script: (argv) => (unversioned(argv[0] ?? '') === name ? packageScript(name, argv) : undefined),
 });
 
 /**
@@ -132,4 +135,26 @@ export function scriptVia(argv: string[], runners: readonly Runner[]): string | 
     if (s !== undefined) return s;
   }
   return undefined;
+}
+
+/**
+ * Task runners: a Makefile's, a justfile's, a Rakefile's recipes say what runs, the command
+ * line does not (`make test`, `just lint`, `rake`). Their output is mostly the recipes'.
+ */
+const TASK_RUNNERS = new Set(['make', 'gmake', 'just', 'rake', 'task']);
+
+const SCRIPT_RUNNERS: readonly Runner[] = [NPM, PNPM, YARN, BUN];
+
+/**
+ * Does this producer run something the command line does not name, so that its output's own
+ * lines must say which tool printed them? `'task'`: a task runner (`make test`, `just x`,
+ * `rake`), whose recipes print whatever they run whoever owns the runner's own lines (cc owns
+ * make's); `'script'`: a package script (`npm run release`, `yarn lint`) or `bundle exec
+ * <cmd>`, where a spec that owns the line knows what runs (`bundle exec rspec`); else null.
+ */
+export function namesNoTool(argv: string[]): 'task' | 'script' | null {
+  const p = basename(argv[0] ?? '');
+  if (TASK_RUNNERS.has(p)) return 'task';
+  if (p === 'bundle' && argv[1] === 'exec') return 'script';
+  return scriptVia(argv, SCRIPT_RUNNERS) !== undefined ? 'script' : null;
 }

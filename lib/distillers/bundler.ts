@@ -23,6 +23,8 @@ export default {
   rewrite: true,
   detect: (p) => /^webpack \d+\.\d+\.\d+ compiled\b|^vite v\d+\.\d+\.\d+ building\b/.test(p),
   lines: () => ({ see: (_l, p) => (WEBPACK_MODULE.test(p) ? MODULE : VITE_PHASE.test(p) ? PHASE : null) }),
+  // The emitted files are the build's answer: each asset line stays, however alike.
+  signals: [/^\s*asset \S+ [\d.]+ (bytes|KiB|MiB|GiB)\b/],
   examples: [
     // corpus/cases/772-webpack-split-build, lines 1-24
     {

@@ -2,8 +2,8 @@ import type { Transform } from 'node:stream';
 import type { Batch, Item, Line } from '../kit/types.js';
 import type { Hit, LineHandler, Recognition, Recogniser, Repeats, Rewrites } from '../kit/units.js';
 import { batchStage, type RunState } from '../kit/stage.js';
-import { FOLD_MIN_LINES, foldPays, lineByteLength } from '../kit/marker.js';
-import { textOf } from './shared.js';
+import { FOLD_MIN_LINES, foldPays, lineByteLength, mustStay } from '../kit/marker.js';
+import { quoteOf, sameTemplate, saysFailureOrWarning, textOf } from './shared.js';
 
 /**
  * The one engine that turns a declaration (a spec's `lines`, in lib/kit/units.ts's terms) into
@@ -14,21 +14,21 @@ import { textOf } from './shared.js';
  * Units, each one way of turning recognised lines into markers, all asking `foldPays`:
  *   'run'     each contiguous run of recognised lines -> one marker where it stood; the lines
  *             nothing recognised are left as they are (`others: 'keep'`) or folded like generic
- *             output (`others: 'fold'`: blank runs squeezed, runs of alike noise lines -> first
- *             line, marker, last line; `foldKey` groups lines for that fold)
+ *             output (`others: 'fold'`: blank runs squeezed, runs of lines sharing one template
+ *             -> first line, a marker quoting one of them, last line; `foldKey` groups lines
+ *             for that fold instead)
  *   'repeat'  between barriers, a record whose template was seen earlier in the segment is
  *             hidden in place (the first of each template stays): logs
  *   'rewrite' rewritten forms (git log's one line per commit, a diff's renumbered hunks, a
- *             search's grouped paths): lines condensed in place and removed lines summed into one
- *             marker per flush, beside the whole raw output render archives and names
+ *             search's grouped paths): lines condensed in place or left out, counted for the
+ *             closing receipt that names the whole raw output; a contiguous run may fold behind
+ *             a marker in its place
  */
 
 const BLANK: Hit = { noun: '', lead: true };
 
 /** A run still growing past this is cut, so memory stays bounded on endless repeats. */
 const FOLD_MAX_HIDDEN_BYTES = 1 << 20;
-/** While streaming, hidden lines wait for this many bytes before they get their marker. */
-const STREAM_MARKER_BYTES = 4096;
 /** While the run is held, a distiller keeps at most this many lines before flushing. */
 const HELD_LINES_MAX = 8192;
 /** While streaming, a log segment without a barrier is folded and written every this many lines. */
@@ -43,7 +43,7 @@ function isBlank(plain: string): boolean {
 /** The distill stage for one run's recognition. */
 export function stageOf(run: RunState, rec: Recognition): Transform {
   if (rec.unit === 'repeat') return holding(run, repeatUnit(rec));
-  if (rec.unit === 'rewrite') return holding(run, rec.lines(() => new Summary()));
+  if (rec.unit === 'rewrite') return holding(run, rec.lines(new Rewriter(run)));
   return holding(run, runUnit(run, rec));
 }
 
@@ -131,7 +131,7 @@ function runUnit(run: RunState, rec: Recogniser): LineHandler {
       // Every line is shown to the recogniser (its state and detection need them all), but a
       // failure line is never hidden.
       const seen = !see ? null : strict ? see(l, plain) : isBlank(plain) ? (hidden.length ? BLANK : null) : see(l, plain);
-      const h = l.tier === 'failure' ? null : seen;
+      const h = mustStay(l) ? null : seen;
       if (h) {
         if (!hidden.length) folder?.close(out);
         if (h !== BLANK && !strict) {
@@ -178,42 +178,39 @@ function noteOf(hits: Hit[], n: number): string {
 
 const TEMPLATE_VARIABLE = /\d+/g;
 
-/** Digits, hex ids and durations become placeholders: `Downloading a 10%` ~ `Downloading b 95%`. */
+/** Digits become placeholders: the key `foldKey` groups are compared under. */
 function template(plain: string): string {
   return plain.replace(TEMPLATE_VARIABLE, '#');
 }
 
 /**
- * Pure: do two lines differ only in their runs of digits? Same answer as comparing
- * `template()`s, without allocating two new strings per line.
+ * A template run hides at least this many lines: a marker standing for one line of text saves
+ * a few bytes at best and costs the reader a retrieve for what the line itself would have said.
  */
-function sameShape(a: string, b: string): boolean {
-  let i = 0;
-  let j = 0;
-  const al = a.length;
-  const bl = b.length;
-  while (i < al && j < bl) {
-    const ca = a.charCodeAt(i);
-    const cb = b.charCodeAt(j);
-    const da = ca >= 48 && ca <= 57;
-    const db = cb >= 48 && cb <= 57;
-    if (da && db) {
-      while (i < al && a.charCodeAt(i) >= 48 && a.charCodeAt(i) <= 57) i++;
-      while (j < bl && b.charCodeAt(j) >= 48 && b.charCodeAt(j) <= 57) j++;
-      continue;
-    }
-    if (ca !== cb) return false;
-    i++;
-    j++;
-  }
-  return i === al && j === bl;
+const TEMPLATE_MIN_HIDDEN = 2;
+/** A diagnostic's headline (`src/x.c:12:5: …`, `a.py:3: note`): an answer, never folded as one of many. */
+const DIAGNOSTIC = /^\s*[\w./\\@+-]+\.[A-Za-z]{1,5}[:(]\d+/;
+
+/**
+ * The notes of one template fold, most telling first (the first that pays is used): it quotes
+ * a real hidden line (the shortest: what the others look like, at the least cost), else it
+ * says "like the one above". Never a line that could read as a marker.
+ */
+export function templateNotes(hidden: readonly Line[]): string[] {
+  const n = hidden.length;
+  const q = quoteOf(hidden);
+  const plain = `${n} more lines like the one above folded`;
+  return q === null ? [plain] : [`${n} lines like "${q}" folded`, plain];
 }
 
 /**
- * The generic fold of the lines a recogniser left: one blank line survives a run of them,
- * and runs of positively recognised noise that share a shape keep their first and last
- * line, the middle becomes one marker. Non-noise lines end a run and are never hidden. The
- * first line of a run goes out at once so a slow producer's lines are not held back.
+ * The generic fold of the lines a recogniser left: one blank line survives a run of them, and
+ * runs of lines that share one template (the same words, numbers and ids aside: `sameTemplate`)
+ * keep their first and last line, the middle becomes one marker that quotes one of them. Only
+ * lines that carry nothing fold: noise, or text holding no word of a failure or a warning and
+ * no diagnostic location; failure and signal lines end a run and are never hidden. With a
+ * `foldKey`, lines group by that key instead (cargo's `Compiling x`). The first line of a run
+ * goes out at once so a slow producer's lines are not held back.
  */
 class Folder {
   private anchor: string | null = null; // the run's first line (or its custom key)
@@ -224,9 +221,9 @@ class Folder {
   constructor(
     private run: RunState,
     private readonly noun = 'similar lines',
-    /** Which lines may fold; default: those classify called noise. */
-    private readonly isNoise: (l: Line) => boolean = (l) => l.tier === 'noise',
-    /** How lines group into runs; default: same text up to runs of digits. */
+    /** Which lines may fold; default: noise, and text that states nothing (above). */
+    private readonly isNoise: (l: Line) => boolean = foldable,
+    /** How lines group into runs; default: one template (`sameTemplate`). */
     private readonly keyOf?: (l: Line) => string,
   ) {}
 
@@ -248,9 +245,9 @@ class Folder {
       return;
     }
     this.lastBlank = false;
-    const noisy = l.tier !== 'failure' && l.tier !== 'signal' && this.isNoise(l);
+    const noisy = !mustStay(l) && l.tier !== 'signal' && this.isNoise(l) && !saysFailureOrWarning(plain);
     const key = noisy ? (this.keyOf ? this.keyOf(l) : plain) : null;
-    const same = key !== null && this.anchor !== null && (this.keyOf ? key === this.anchor : sameShape(key, this.anchor));
+    const same = key !== null && this.anchor !== null && (this.keyOf ? key === this.anchor : sameTemplate(key, this.anchor));
     if (noisy && same) {
       this.hidden.push(l);
       this.hiddenBytes += lineByteLength(l);
@@ -268,8 +265,9 @@ class Folder {
     if (h.length) {
       const last = keepRunning ? null : h.pop()!;
       const bytes = this.hiddenBytes - (last ? lineByteLength(last) : 0);
-      const note = `${h.length} ${this.noun} folded`;
-      if (foldPays(h.length, bytes, note)) {
+      const notes = this.keyOf ? [`${h.length} ${this.noun} folded`] : h.length >= TEMPLATE_MIN_HIDDEN ? templateNotes(h) : [];
+      const note = notes.find((n) => foldPays(h.length, bytes, n));
+      if (note !== undefined) {
         out.push({ kind: 'marker', note, hidden: h });
       } else {
         for (const x of h) out.push(x);
@@ -282,6 +280,31 @@ class Folder {
   }
 }
 
+/** A table's row (`  12 | sku-0012 | 444 | in stock`, `│ a │ b │`): rows are answers, however alike. */
+const TABLE_ROW = /[|│┃].*[|│┃]/;
+
+/**
+ * May this line fold as one of many alike? Noise; or text with words of its own, no diagnostic
+ * location and no table columns. (Whatever the line, a word of a failure or a warning keeps it:
+ * `Folder.push`.)
+ */
+function foldable(l: Line): boolean {
+  if (l.tier === 'noise') return true;
+  if (l.tier !== 'text') return false;
+  const t = textOf(l);
+  return hasWords(t) && !DIAGNOSTIC.test(t) && !TABLE_ROW.test(t);
+}
+
+const ID_OR_NUMBER = /\b(0x)?[0-9a-f]{7,}\b|\d+/gi;
+const A_WORD = /[A-Za-z]{2}/;
+/**
+ * Does the line say something besides its numbers and ids? A line that is only values (`seq`,
+ * `git rev-list`, a column of hashes) has no template to tell its lines apart by: each is an answer.
+ */
+function hasWords(t: string): boolean {
+  return A_WORD.test(t) && A_WORD.test(t.replace(ID_OR_NUMBER, ' '));
+}
+
 /**
  * Hides runs of lines in place: each contiguous run of hidden input lines becomes one
  * marker exactly where the run stood (rule 5), so expanding every marker with its bytes
@@ -292,12 +315,15 @@ class InPlace {
   private lines: Line[] = [];
   private bytes = 0;
 
-  /** `note` says what a run stands for, most telling first: the first that pays is used. */
-  constructor(private readonly note: (hidden: Line[]) => readonly string[]) {}
+  /**
+   * `note` says what a run stands for, most telling first: the first that pays is used. `above`
+   * is the line the marker would follow.
+   */
+  constructor(private readonly note: (hidden: Line[], above: Line | undefined) => readonly string[]) {}
 
-  /** Hides the next input line; refuses (returns false) for a failure line, which must stay. */
+  /** Hides the next input line; refuses (returns false) for a line that must stay. */
   hide(l: Line, out: Item[]): boolean {
-    if (l.tier === 'failure') return false;
+    if (mustStay(l)) return false;
     this.lines.push(l);
     this.bytes += lineByteLength(l);
     if (this.bytes >= FOLD_MAX_HIDDEN_BYTES) this.close(out);
@@ -315,7 +341,8 @@ class InPlace {
     const h = this.lines;
     if (!h.length) return;
     this.lines = [];
-    const note = this.note(h).find((n) => foldPays(h.length, this.bytes, n)) ?? null;
+    const prev = out[out.length - 1];
+    const note = this.note(h, prev?.kind === 'line' ? prev : undefined).find((n) => foldPays(h.length, this.bytes, n)) ?? null;
     if (note !== null) out.push({ kind: 'marker', note, hidden: h });
     else for (const l of h) out.push(l);
     this.bytes = 0;
@@ -337,9 +364,12 @@ function repeatUnit(rec: Repeats): LineHandler {
     },
     batchEnd(out, final) {
       // Streaming: a segment keeps growing (and folding) until a barrier or STREAM_SEGMENT_LINES.
-      if (!final && seg.length < STREAM_SEGMENT_LINES) return;
+      if (final) { foldSegment(rec, seg, out, true); seg = []; return; }
+      if (seg.length < STREAM_SEGMENT_LINES) return;
+      // Its last line waits for the next batch: it may be the output's last.
+      const last = seg.pop()!;
       foldSegment(rec, seg, out);
-      seg = [];
+      seg = [last];
     },
   };
 }
@@ -354,84 +384,90 @@ interface Record {
  * Folds one segment (the lines between two barriers) by template: a group's first record
  * stays where it was; its later records are hidden where they stand, each contiguous run
  * of hidden lines (records of any folded group, with their continuation lines) behind one
- * marker in its place. Records without a key stay and end a run.
+ * marker in its place. Records without a key stay and end a run. With `atEnd` (the segment
+ * ends the output) its last record stays too: a marker never ends the output, whose last line
+ * is the one a reader looks for (nginx's master's closing `exit` after its workers' says the
+ * server stopped).
  */
-function foldSegment(rec: Repeats, seg: Line[], out: Item[]): void {
+function foldSegment(rec: Repeats, seg: Line[], out: Item[], atEnd = false): void {
   if (seg.length <= FOLD_MIN_LINES) { for (const l of seg) out.push(l); return; }
   const records: Record[] = [];
   for (const l of seg) {
     const cur = records[records.length - 1];
     if (cur && rec.continues(l)) { cur.lines.push(l); continue; }
-    records.push({ lines: [l], key: rec.key(l) });
+    records.push({ lines: [l], key: null });
   }
+  for (const r of records) r.key = rec.key(r.lines);
   const groups = new Map<string, number>();
   for (const r of records) if (r.key !== null) groups.set(r.key, (groups.get(r.key) ?? 0) + 1);
-  const keys = new WeakMap<Line, string>();
-  const hider = new InPlace((h) => rec.note(h, (l) => keys.get(l)));
   const seen = new Set<string>();
-  for (const r of records) {
+  const hide = records.map((r) => {
     const k = r.key;
-    // Whether a hidden run is worth its marker is decided per marker, where it stands.
-    const hide = k !== null && groups.get(k)! - 1 >= FOLD_MIN_LINES && seen.has(k);
+    const h = k !== null && groups.get(k)! - 1 >= FOLD_MIN_LINES && seen.has(k);
     if (k !== null) seen.add(k);
+    return h;
+  });
+  if (atEnd && hide.length) hide[hide.length - 1] = false;
+  const keys = new WeakMap<Line, string>();
+  const hider = new InPlace((h, above) => rec.note(h, (l) => keys.get(l), above));
+  records.forEach((r, i) => {
+    // Whether a hidden run is worth its marker is decided per marker, where it stands.
     for (const l of r.lines) {
-      if (hide) keys.set(l, k!);
-      if (!hide || !hider.hide(l, out)) hider.keep(l, out);
+      if (r.key !== null) keys.set(l, r.key);
+      if (!hide[i] || !hider.hide(l, out)) hider.keep(l, out);
     }
-  }
+  });
   hider.close(out);
 }
 
-/** Order of an item in the input: a marker sits where its last hidden line was. */
-const orderOf = (it: Item): number => (it.kind === 'line' ? it.index : it.hidden[it.hidden.length - 1]?.index ?? 0);
+/** Past this many bytes a fold's run is cut, so a rewritten form's fold stays bounded too. */
+const REWRITE_FOLD_MAX_BYTES = FOLD_MAX_HIDDEN_BYTES;
 
 /**
- * For REWRITTEN forms only (git log's one line per commit, whose output names the whole
- * raw input's handle): the lines removed in one flush go behind ONE summary marker at its
- * end. Lines condensed (`line.out`) are tracked too: when the marker would not pay for
- * itself, every hidden line is put back in input order and every condensed line gets its
- * original text again, so a small output comes back unchanged.
+ * For REWRITTEN forms (git log's one line per commit, a diff's renumbered hunks): lines
+ * condensed in place and lines left out are counted on the run, for render's closing receipt,
+ * which names the whole raw output and says what was done. A marker here only ever stands for
+ * one contiguous run of input lines, in its place: `fold` checks that the lines it is given
+ * follow one another in the input and splits the run wherever they do not (or at a failure
+ * line, which stays), so a handler cannot make a marker gather lines from several places.
  */
-class Summary implements Rewrites {
-  private hidden: Line[] = [];
-  private condensed: Line[] = [];
-  private bytes = 0;
-  /** Some hidden lines belong to output already flushed (they cannot be put back). */
-  private carried = false;
+class Rewriter implements Rewrites {
+  constructor(private readonly run: RunState) {}
 
-  hide(l: Line): boolean {
-    if (l.tier === 'failure') return false;
-    this.hidden.push(l);
-    this.bytes += lineByteLength(l);
+  condense(l: Line, text: string): boolean {
+    if (mustStay(l) || l.out !== undefined) return false;
+    l.out = text;
     return true;
   }
 
-  condense(l: Line, text: string): void {
-    if (l.out !== undefined) return;
-    l.out = text;
-    this.condensed.push(l);
+  leave(l: Line): boolean {
+    if (mustStay(l)) return false;
+    this.run.leftOutLines++;
+    this.run.leftOutBytes += lineByteLength(l);
+    return true;
   }
 
-  get count(): number {
-    return this.hidden.length;
-  }
-
-  flush(out: Item[], note: (hidden: Line[]) => string, minBytes = 0, final = true): void {
-    const h = this.hidden;
-    if (!h.length) return;
-    if (!final && this.bytes < Math.max(minBytes, STREAM_MARKER_BYTES)) { this.carried = true; return; }
-    const n = note(h);
-    if ((this.bytes >= minBytes && foldPays(h.length, this.bytes, n)) || this.carried) {
-      out.push({ kind: 'marker', note: n, hidden: h });
-    } else {
-      for (const l of this.condensed) l.out = undefined;
-      const all: Item[] = [...out, ...h].sort((a, b) => orderOf(a) - orderOf(b));
-      out.length = 0;
-      for (const it of all) out.push(it);
+  fold(lines: Line[], note: (hidden: Line[]) => string, out: Item[]): void {
+    let cur: Line[] = [];
+    let bytes = 0;
+    const close = () => {
+      if (!cur.length) return;
+      const n = note(cur);
+      if (foldPays(cur.length, bytes, n)) out.push({ kind: 'marker', note: n, hidden: cur });
+      else for (const l of cur) out.push(l);
+      cur = [];
+      bytes = 0;
+    };
+    for (const l of lines) {
+      if (mustStay(l)) { close(); out.push(l); continue; }
+      if (cur.length && (l.index !== cur[cur.length - 1].index + 1 || bytes >= REWRITE_FOLD_MAX_BYTES)) close();
+      cur.push(l);
+      bytes += lineByteLength(l);
     }
-    this.hidden = [];
-    this.condensed = [];
-    this.bytes = 0;
-    this.carried = false;
+    close();
+  }
+
+  say(what: string): void {
+    if (!this.run.rewrites.includes(what)) this.run.rewrites.push(what);
   }
 }

@@ -2,10 +2,12 @@ import type { DistillerSpec } from '../kit/spec.js';
 
 /**
  * The generic distiller, for what no spec owns: ANSI colour is already stripped by classify
- * (render prints the plain text); here blank-line runs are squeezed and runs of near-identical
- * noise lines fold to first line, marker, last line. It recognises nothing tool-specific (no
- * `see`), so on output with no noise it changes nothing. It owns no command: the registry
- * falls back to it.
+ * (render prints the plain text); here blank-line runs are squeezed and runs of lines that share
+ * one template (the output's own structure: the same words, only numbers and ids differing) fold
+ * to first line, a marker quoting one of them, last line. A line holding a word of a failure or
+ * a warning, a diagnostic's `file:line`, a table's row or nothing but values never folds. It
+ * recognises nothing tool-specific (no `see`), so output with no such runs comes back as it
+ * was. It owns no command: the registry falls back to it.
  */
 export default {
   name: 'generic',
@@ -47,9 +49,7 @@ export default {
 ==24270== 16 bytes in 1 blocks are indirectly lost in loss record 1 of 59
 ==24270==    at 0x48417B4: malloc (in /usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so)
 ==24270==    by 0x10919E: build (tree.c:9)
-==24270==    by 0x1091C4: build (tree.c:10)
-==24270==    by 0x1091C4: build (tree.c:10)
-[omni: 12 similar lines folded — omni retrieve <handle>]
+[omni: 14 lines like "==24270==    by 0x1091C4: build (tree.c:10)" folded — omni retrieve <handle>]
 ==24270==    by 0x1091C4: build (tree.c:10)
 ==24270==    by 0x109229: main (tree.c:19)
 ==24270== 

@@ -1,119 +1,97 @@
 import type { Item, Line } from '../kit/types.js';
 import type { DistillerSpec, ProducerRoute } from '../kit/spec.js';
+import { mustStay } from '../kit/marker.js';
 import { NOTHING, type LineHandler, type Recognition, type Rewrites } from './hide.js';
 import { plural, programOf, subcommand, textOf } from './shared.js';
 
 /*
- * git: log (one line per commit: short hash + subject, `--stat` rows as one list of whole
- * paths), diff/show (every hunk and every changed line; `index` lines and context beyond
- * one line at each end of a hunk out, the hunk header renumbered for what is shown), blame
- * (repeated commit metadata condensed per run of lines). Every removed line is behind a
- * marker; every rewritten line is in the whole raw output render archives and names in
- * its closing receipt. `git status` is git-status.ts's.
+ * git log, diff, show and blame, rewritten in place; render's closing receipt names the whole
+ * raw output and says what was done. A marker never gathers lines from several places: the
+ * only markers here stand for one contiguous run, where it stood (the body of a new or deleted
+ * file past its first lines, a lockfile's hunk).
+ *
+ * - log: each commit on one line, `<short hash>[ (refs)] <date> <author>: <subject>` (the date as
+ *   git printed it, or its day when git printed the default or an ISO form; the author's name
+ *   without the address); the message bodies are left out (said in the receipt). Every commit,
+ *   its hash, author, day and subject stay (rule 4).
+ * - show: the commit's header and message as git printed them (one commit: who and when is what
+ *   was asked).
+ * - every patch (diff, show, log -p): every file header, every changed line and every hunk
+ *   header; git's `index` line goes (what stays is still a patch `git apply` takes). Context beyond
+ *   one line at each end of a hunk goes, and the hunk's header is renumbered for the lines shown,
+ *   so its numbers are true for what the reader sees; the leading context is never cut past a line
+ *   git takes for a function context, so the header's function context stays git's and true.
+ * - every diffstat row stays whole, without its `+++--` bar and padding.
+ * - blame: a run of lines from one commit prints its metadata once.
+ * `git status` is git-status.ts's.
  */
 
 const COMMIT = /^commit ([0-9a-f]{7,64})((?: \(.*\))?)$/;
-const HEADER = /^(Author|AuthorDate|Commit|CommitDate|Date|Merge):\s/;
-const BODY = /^ {4}(.*)$/;
-const STAT = /^ (\S.*?)\s+\|\s+(\d+|Bin .*)(?: [+-]+)?$/;
+/** The header lines of git's default (medium) format; any other (`--format=fuller`) keeps its commit as printed. */
+const HEADER = /^(Merge|Author|Date):\s+(.*)$/;
+const MESSAGE = /^ {4}/;
+const STAT = /^ (\S.*?)\s+\|\s+(\d+|Bin .*?)(?: [+-]+)?$/;
 const STAT_SUMMARY = /^ \d+ files? changed(, \d+ insertions?\(\+\))?(, \d+ deletions?\(-\))?$/;
 const DIFF_START = /^diff --(git|cc|combined) /;
+const GIT_PATHS = /^diff --git a\/(.+) b\/(.+)$/;
 const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$/;
 const INDEX = /^index [0-9a-f]+\.\.[0-9a-f]+( \d{6})?$/;
+/** A file header's lines after `diff --git`, before its first hunk. */
+const FILE_HEADER = /^(index [0-9a-f]|--- |\+\+\+ |new file mode |deleted file mode |old mode |new mode |similarity index |dissimilarity index |rename from |rename to |copy from |copy to )/;
 const BLAME = /^(\^?[0-9a-f]{7,40}) ((?:\S+ )?\((.*?) +(\d+)\)) (.*)$/;
-
-/**
- * Pure: the rows of a diffstat as one list, each path exactly as git printed it (an agent
- * copies it into its next command, so a path is never factored or shortened here; git's
- * own `{a => b}` and `.../` forms stay as they are).
- */
-export function statList(entries: Array<[string, string, string] | RegExpExecArray>): string {
-  return entries.map((e) => `${e[1]} (${e[2]})`).join(', ');
-}
-
-/**
- * One line per commit: `commit <hash>` prints `<short> <subject>`; the rest is hidden.
- * A line classified as a failure is never hidden or rewritten (rule 2), so a subject that
- * reads like one (`Handle read error …`) stays on its own line under the short hash
- * instead of being printed twice, and such body lines stay where they are.
- */
-function logHandler(hider: Rewrites): LineHandler {
-  let commit: Line | null = null;
-  /** The commit line is still held (not flushed), so its subject may join it. */
-  let joinable = false;
-  let commits = 0;
-  let stage: 'none' | 'header' | 'body' | 'stat' = 'none';
-  let subjectSeen = false;
-  let stat: Line[] = [];
-  const flushStat = (out: Item[]) => {
-    if (!stat.length) return;
-    const list = `    ${statList(stat.map((l) => STAT.exec(textOf(l))!))}`;
-    if (stat.some((l) => l.tier === 'failure') || stat[0].out !== undefined) {
-      for (const l of stat) out.push(l);
-    } else {
-      // Every row of the stat stays, whole, on one line: `path (N), path (N)`.
-      hider.condense(stat[0], list);
-      out.push(stat[0]);
-      for (const l of stat.slice(1)) if (!hider.hide(l)) out.push(l);
-    }
-    stat = [];
-  };
-  return {
-    line(l, out) {
-      const t = textOf(l);
-      const c = COMMIT.exec(t);
-      if (c) {
-        flushStat(out);
-        commit = l;
-        commits++;
-        stage = 'header';
-        subjectSeen = false;
-        const short = `${c[1].slice(0, 7)}${c[2]}`;
-        if (l.tier !== 'failure') hider.condense(l, short);
-        joinable = l.out === short;
-        out.push(l);
-        return;
-      }
-      if (!commit) { out.push(l); return; }
-      if (stage === 'header' && HEADER.test(t)) { if (!hider.hide(l)) out.push(l); return; }
-      if ((stage === 'header' || stage === 'body') && t === '') { if (!hider.hide(l)) out.push(l); if (stage === 'header') stage = 'body'; return; }
-      const b = BODY.exec(t);
-      if (stage === 'body' && b) {
-        if (!subjectSeen && b[1].trim()) {
-          subjectSeen = true;
-          if (joinable && l.tier !== 'failure') {
-            commit.out = `${commit.out} ${b[1].trim()}`;
-            hider.hide(l);
-            return;
-          }
-          out.push(l);
-          return;
-        }
-        if (!hider.hide(l)) out.push(l);
-        return;
-      }
-      if ((stage === 'body' || stage === 'stat') && STAT.test(t)) { stage = 'stat'; stat.push(l); return; }
-      if (stage === 'stat' && STAT_SUMMARY.test(t)) { flushStat(out); out.push(l); return; }
-      // Anything else (a patch from `-p`, a graph, a format we do not know) stays as it is.
-      flushStat(out);
-      stage = 'none';
-      out.push(l);
-    },
-    batchEnd(out, final) {
-      flushStat(out);
-      // What is flushed is rendered: a subject arriving later keeps its own line.
-      joinable = false;
-      const before = hider.count;
-      hider.flush(out, (h) => `${plural(commits, 'commit')} shown one per line (short hash + subject); ${plural(h.length, 'author, date, body and stat line')} hidden`, undefined, final);
-      if (hider.count < before || final) commits = 0;
-    },
-  };
-}
 
 /** Context lines kept at each end of a hunk, next to its first and last change. */
 const KEEP_CONTEXT = 1;
 /** A hunk longer than this is not held to be shortened: it goes out as git printed it. */
 const HUNK_HELD_MAX = 4096;
+/** Lines of a new or deleted file shown before the rest of its body folds in place: its first says what it is (its path is in the header). */
+const WHOLE_FILE_HEAD = 1;
+/** Lines of a commit's header block held at most before it is given up as not git's default format. */
+const COMMIT_HEADERS_MAX = 8;
+/** Files whose hunks a person never reads line by line: generated by a package manager. */
+const LOCKFILES = new Set(['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lock', 'Cargo.lock', 'Gemfile.lock', 'poetry.lock', 'Pipfile.lock', 'uv.lock', 'composer.lock', 'go.sum', 'mix.lock', 'pubspec.lock', 'Podfile.lock', 'flake.lock']);
+
+/**
+ * A line git's default rule takes for a hunk's function context: one that starts with a
+ * letter, `_` or `$`. git prints the nearest such line before a hunk after its second `@@`.
+ */
+const FUNC_LINE = /^[A-Za-z_$]/;
+/** An import: git may name one as a hunk's function context, but it says no function a change is in. */
+const IMPORT_LINE = /^(?:import\b|from\s+\S+\s+import\b|use\s|using\s|package\s|require[\s(])/;
+
+/** The receipt's words for what was done (each said once per run, terse: they cost bytes). */
+const SAID = {
+  commits: 'one line per commit',
+  bodies: 'message bodies left out',
+  hunks: 'hunks renumbered, 1 context line',
+  headers: 'no index lines',
+  stat: 'diffstat bars dropped',
+  blame: 'repeated blame metadata dropped',
+} as const;
+
+const MONTHS: Record<string, string> = { Jan: '01', Feb: '02', Mar: '03', Apr: '04', May: '05', Jun: '06', Jul: '07', Aug: '08', Sep: '09', Oct: '10', Nov: '11', Dec: '12' };
+
+/**
+ * Pure: the day of a `Date:` line's value when git printed its default (`Fri Nov 20 10:00:00
+ * 2026 +0000`), RFC or ISO form, in the time zone it was printed in; any other form (relative,
+ * custom) as it was printed. Nothing is computed that git did not print.
+ */
+export function dayOf(date: string): string {
+  const d = date.trim();
+  const def = /^[A-Z][a-z]{2} ([A-Z][a-z]{2}) (\d{1,2}) \d\d:\d\d:\d\d (\d{4})(?: [+-]\d{4})?$/.exec(d);
+  if (def && MONTHS[def[1]]) return `${def[3]}-${MONTHS[def[1]]}-${def[2].padStart(2, '0')}`;
+  const rfc = /^[A-Z][a-z]{2}, (\d{1,2}) ([A-Z][a-z]{2}) (\d{4}) \d\d:\d\d:\d\d [+-]\d{4}$/.exec(d);
+  if (rfc && MONTHS[rfc[2]]) return `${rfc[3]}-${MONTHS[rfc[2]]}-${rfc[1].padStart(2, '0')}`;
+  const iso = /^(\d{4}-\d\d-\d\d)(?:[T ]\d\d:\d\d:\d\d.*)?$/.exec(d);
+  if (iso) return iso[1];
+  return d;
+}
+
+/** Pure: a diffstat row without its bar and padding (` path | N`), or null when it is not one. */
+export function statRow(text: string): string | null {
+  const m = STAT.exec(text);
+  return m ? ` ${m[1]} | ${m[2]}` : null;
+}
 
 interface Hunk {
   header: Line;
@@ -125,23 +103,40 @@ interface Hunk {
   rest: string;
   oldLeft: number;
   newLeft: number;
+  /** 'trim': held and cut at its ends; 'whole': a whole file's body (or a lockfile's hunk), folded in place. */
+  mode: 'trim' | 'whole';
   body: Line[];
+  /** whole: lines of the body still to show before the fold starts. */
+  head: number;
+  /** whole: what the fold's marker says it is. */
+  what: string;
   /** Too long to hold: its lines went out as they came. */
   spilled: boolean;
 }
 
 const range = (start: number, count: number) => (count === 1 ? `${start}` : `${start},${count}`);
 
+/** What becomes of one complete hunk's far context (`planHunk`): `cut` is left out, `header` is true for the lines shown. */
+export interface HunkPlan { cut: Set<Line>; header: string }
+
 /**
- * Pure: what to hide of one complete hunk, and its header for what stays, or null when
- * nothing is worth cutting. Only the context before the first change and after the last
- * one is cut (all but KEEP_CONTEXT lines next to the change); context between changes
- * stays. So what is shown is still a unified diff git apply accepts: the header's counts
- * and start lines are those of the lines shown, and every hunk keeps context at each end
- * where git printed some (a hunk with no trailing context would have to match at the end
- * of the file). A failure-looking line is never cut, so such a hunk stays whole.
+ * Pure: the far context of one complete hunk to leave out, and its header renumbered for the
+ * lines shown, or null when there is none. The far context is what lies beyond KEEP_CONTEXT
+ * lines before its first change and after its last one (context between changes stays). What is
+ * shown is still a unified diff git apply accepts: the header's counts and start lines are those
+ * of the lines shown, and every hunk keeps context at each end where git printed some (a hunk
+ * without trailing context would have to match at the end of the file).
+ *
+ * The header's function context (after the second `@@`) stays git's, so it must stay true for
+ * the new start: git prints the nearest line before a hunk it could take for one (FUNC_LINE).
+ * So the leading cut stops at the first such line among the lines before the change: from there
+ * on the lines are shown, and the nearest candidate before the new start is still git's own. An
+ * import line does not stop it: git would name another import there, and neither is a function.
+ *
+ * A failure-looking line, or one that is not UTF-8 (it goes out as its own bytes), is never cut:
+ * such a hunk stays whole.
  */
-export function trimHunk(h: Pick<Hunk, 'oldStart' | 'oldCount' | 'newStart' | 'newCount' | 'rest'>, body: readonly Line[]): { hide: Set<Line>; header: string } | null {
+export function planHunk(h: Pick<Hunk, 'oldStart' | 'oldCount' | 'newStart' | 'newCount' | 'rest'>, body: readonly Line[]): HunkPlan | null {
   const isChange = (l: Line) => { const c = textOf(l)[0]; return c === '+' || c === '-'; };
   const first = body.findIndex(isChange);
   if (first < 0) return null;
@@ -149,38 +144,107 @@ export function trimHunk(h: Pick<Hunk, 'oldStart' | 'oldCount' | 'newStart' | 'n
   while (!isChange(body[last])) last--;
   let tail = last + 1;
   while (tail < body.length && textOf(body[tail]).startsWith('\\')) tail++; // `\ No newline…` of the last change
-  const lead = Math.max(0, first - KEEP_CONTEXT);
+  let lead = Math.max(0, first - KEEP_CONTEXT);
+  for (let i = 0; i < lead; i++) {
+    const text = textOf(body[i]).slice(1);
+    if (FUNC_LINE.test(text) && !IMPORT_LINE.test(text)) { lead = i; break; }
+  }
   let keepTail = Math.min(body.length, tail + KEEP_CONTEXT);
   while (keepTail < body.length && textOf(body[keepTail]).startsWith('\\')) keepTail++;
-  const hide = new Set<Line>([...body.slice(0, lead), ...body.slice(keepTail)]);
-  if (!hide.size) return null;
-  for (const l of hide) if (l.tier === 'failure') return null;
-  const trail = body.slice(keepTail).filter((l) => !textOf(l).startsWith('\\')).length;
+  const before = body.slice(0, lead);
+  const after = body.slice(keepTail);
+  if (!before.length && !after.length) return null;
+  const cut = new Set<Line>([...before, ...after]);
+  for (const l of cut) if (mustStay(l)) return null;
+  const trail = after.filter((l) => !textOf(l).startsWith('\\')).length;
   const header = `@@ -${range(h.oldStart + lead, h.oldCount - lead - trail)} +${range(h.newStart + lead, h.newCount - lead - trail)} @@${h.rest}`;
-  return { hide, header };
+  return { cut, header };
+}
+
+/** The file name a file header's `diff --git` line names (its new side), or null. */
+function pathOf(diffLine: string): string | null {
+  const m = GIT_PATHS.exec(diffLine);
+  return m ? m[2] : null;
 }
 
 /**
- * diff/show: every hunk and every changed line stays; `index` lines and the far context at
- * the ends of a hunk go, and the hunk's header is renumbered for the lines shown.
- *
- * Decision (issue 10, defect 7): the shortened text stays a valid patch, rather than
- * keeping git's original counts over fewer lines. Markers aside, `git apply` takes what is
- * shown and gives the same files as the raw diff (test/distillers/git.test.ts checks it
- * on real diffs). The original headers are in the whole raw output, whose handle the
- * closing receipt names. A hunk is held until its counts are used up, so its header is
- * written only once its lines are known; a hunk cut short (`| head`) goes out unchanged.
+ * Patches (diff, show, log -p), diffstats, and in `log` each commit on one line. One handler for
+ * all three subcommands: they print the same parts, and only `log` condenses its commits.
  */
-function diffHandler(show: boolean, rewrites: () => Rewrites): LineHandler {
-  const hider = rewrites();
-  const log = show ? logHandler(rewrites()) : null;
-  let inDiff = false;
+function gitHandler(rw: Rewrites, condenseCommits: boolean): LineHandler {
+  // --- commits (log) -------------------------------------------------------------------------
+  let block: { commit: Line; m: RegExpExecArray; headers: Line[]; blank: Line | null } | null = null;
+  /** Past a condensed commit's subject: the rest of its message, until a line that is not part of it. */
+  let inBody = false;
+  /** A commit of git's default format was seen: blank lines between the parts are its separators. */
+  let commits = 0;
+
+  const spillBlock = (out: Item[]) => {
+    if (!block) return;
+    out.push(block.commit, ...block.headers);
+    if (block.blank) out.push(block.blank);
+    block = null;
+  };
+  /** The commit's one line, once its subject is known. */
+  const condenseBlock = (subject: Line, out: Item[]): boolean => {
+    const b = block!;
+    let author = '';
+    let date = '';
+    for (const h of b.headers) {
+      const m = HEADER.exec(textOf(h))!;
+      if (m[1] === 'Author') author = m[2].replace(/\s*<[^>]*>\s*$/, '');
+      else if (m[1] === 'Date') date = dayOf(m[2]);
+    }
+    if (!author || !date || b.headers.some(mustStay) || mustStay(b.blank!)) return false;
+    const subjectJoins = !mustStay(subject);
+    const text = `${b.m[1].slice(0, 7)}${b.m[2]} ${date} ${author}${subjectJoins ? `: ${textOf(subject).trim()}` : ''}`;
+    if (!rw.condense(b.commit, text)) return false;
+    out.push(b.commit);
+    for (const h of b.headers) rw.leave(h);
+    rw.leave(b.blank!);
+    if (subjectJoins) rw.leave(subject);
+    else out.push(subject);
+    rw.say(SAID.commits);
+    return true;
+  };
+
+  // --- diffstat ------------------------------------------------------------------------------
+  const stat = (l: Line, t: string, out: Item[]): boolean => {
+    const row = statRow(t);
+    if (row === null) return false;
+    if (row !== t && rw.condense(l, row)) rw.say(SAID.stat);
+    out.push(l);
+    return true;
+  };
+
+  // --- patches -------------------------------------------------------------------------------
+  let fileHeader: Line[] | null = null;
   let combined = false; // `diff --cc`: two columns of signs, passed through as printed
+  let file: { path: string | null; whole: 'new' | 'deleted' | null } = { path: null, whole: null };
+  let inPatch = false;
   let hunk: Hunk | null = null;
-  let hiddenCtx = 0;
-  let hiddenIndex = 0;
-  /** A hunk header was renumbered: the output is a rewritten form with a whole-raw receipt. */
-  let rewritten = false;
+
+  const emitFileHeader = (out: Item[]) => {
+    const lines = fileHeader;
+    fileHeader = null;
+    if (!lines) return;
+    const [d, ...rest] = lines;
+    const texts = rest.map(textOf);
+    const paths = GIT_PATHS.exec(textOf(d));
+    const minus = texts.find((t) => t.startsWith('--- '));
+    const plus = texts.find((t) => t.startsWith('+++ '));
+    const others = texts.filter((t) => !INDEX.test(t) && !t.startsWith('--- ') && !t.startsWith('+++ '));
+    file = {
+      path: pathOf(textOf(d)),
+      whole: others.some((t) => t.startsWith('new file mode ')) ? 'new' : others.some((t) => t.startsWith('deleted file mode ')) ? 'deleted' : null,
+    };
+    // Every header line stays but `index`: git's bookkeeping (blob ids), in a text patch.
+    out.push(d);
+    rest.forEach((l, i) => {
+      if (INDEX.test(texts[i]) && minus !== undefined && plus !== undefined && rw.leave(l)) rw.say(SAID.headers);
+      else out.push(l);
+    });
+  };
 
   const fits = (h: Hunk, t: string): boolean => {
     if (t.startsWith('\\')) return true;
@@ -194,74 +258,130 @@ function diffHandler(show: boolean, rewrites: () => Rewrites): LineHandler {
     const c = t[0];
     if (c === ' ' || t === '') { h.oldLeft--; h.newLeft--; } else if (c === '-') h.oldLeft--; else if (c === '+') h.newLeft--;
   };
+  /** A whole file's body past its head: one marker in its place (in pieces past HUNK_HELD_MAX lines). */
+  const foldWhole = (h: Hunk, out: Item[]) => {
+    if (h.body.length) rw.fold(h.body, (x) => `${plural(x.length, h.head < 0 ? 'line' : 'more line')} of ${h.what}`, out);
+    h.body = [];
+  };
   const closeHunk = (out: Item[]) => {
     const h = hunk;
     hunk = null;
     if (!h || h.spilled) return;
-    const cut = h.oldLeft === 0 && h.newLeft === 0 && h.header.tier !== 'failure' && h.header.out === undefined ? trimHunk(h, h.body) : null;
-    if (cut) {
-      hider.condense(h.header, cut.header);
-      if (h.header.out !== cut.header) { out.push(h.header); for (const l of h.body) out.push(l); return; }
-      rewritten = true;
-    }
+    if (h.mode === 'whole') { foldWhole(h, out); return; }
+    // A hunk cut short (`| head`) goes out as git printed it.
+    const plan = h.oldLeft === 0 && h.newLeft === 0 ? planHunk(h, h.body) : null;
+    const renumbered = plan !== null && rw.condense(h.header, plan.header);
     out.push(h.header);
+    if (renumbered) rw.say(SAID.hunks);
     for (const l of h.body) {
-      if (cut && cut.hide.has(l) && hider.hide(l)) hiddenCtx++;
-      else out.push(l);
+      if (!(renumbered && plan.cut.has(l) && rw.leave(l))) out.push(l);
     }
   };
-  return {
-    line(l, out) {
-      const t = textOf(l);
-      if (hunk) {
-        if (fits(hunk, t)) {
-          count(hunk, t);
-          if (hunk.spilled) { out.push(l); return; }
-          hunk.body.push(l);
-          if (hunk.body.length > HUNK_HELD_MAX) {
-            out.push(hunk.header);
-            for (const b of hunk.body) out.push(b);
-            hunk.body = [];
-            hunk.spilled = true;
-          }
-          return;
-        }
-        closeHunk(out);
-      }
-      if (DIFF_START.test(t)) { inDiff = true; combined = t.startsWith('diff --cc') || t.startsWith('diff --combined'); out.push(l); return; }
-      if (!inDiff) { if (log) log.line(l, out); else out.push(l); return; }
-      if (COMMIT.test(t) && log) { inDiff = false; log.line(l, out); return; }
-      if (INDEX.test(t)) { if (hider.hide(l)) { hiddenIndex++; return; } out.push(l); return; }
-      const m = combined ? null : HUNK_HEADER.exec(t);
-      if (m) {
-        const oldCount = m[2] === undefined ? 1 : Number(m[2]);
-        const newCount = m[4] === undefined ? 1 : Number(m[4]);
-        hunk = { header: l, oldStart: Number(m[1]), oldCount, newStart: Number(m[3]), newCount, rest: m[5], oldLeft: oldCount, newLeft: newCount, body: [], spilled: false };
+  const openHunk = (l: Line, m: RegExpExecArray, out: Item[]) => {
+    const oldCount = m[2] === undefined ? 1 : Number(m[2]);
+    const newCount = m[4] === undefined ? 1 : Number(m[4]);
+    const lock = file.path !== null && LOCKFILES.has(file.path.slice(file.path.lastIndexOf('/') + 1));
+    const whole = (file.whole === 'new' && oldCount === 0) || (file.whole === 'deleted' && newCount === 0);
+    hunk = {
+      header: l, oldStart: Number(m[1]), oldCount, newStart: Number(m[3]), newCount, rest: m[5], oldLeft: oldCount, newLeft: newCount,
+      mode: whole || lock ? 'whole' : 'trim', body: [], head: whole ? WHOLE_FILE_HEAD : -1,
+      what: whole ? `this ${file.whole} file` : 'this lockfile hunk', spilled: false,
+    };
+    // A whole file's body streams: its header goes out now, the fold follows in place.
+    if (hunk.mode === 'whole') out.push(l);
+  };
+  const inHunk = (h: Hunk, l: Line, out: Item[]) => {
+    if (h.mode === 'whole') {
+      if (h.head > 0) { out.push(l); h.head--; return; }
+      h.body.push(l);
+      if (h.body.length >= HUNK_HELD_MAX) foldWhole(h, out);
+      return;
+    }
+    if (h.spilled) { out.push(l); return; }
+    h.body.push(l);
+    if (h.body.length > HUNK_HELD_MAX) {
+      out.push(h.header);
+      for (const b of h.body) out.push(b);
+      h.body = [];
+      h.spilled = true;
+    }
+  };
+
+  /** Ends whatever part is open before a line that starts another. */
+  const closeAll = (out: Item[]) => {
+    if (hunk) closeHunk(out);
+    emitFileHeader(out);
+    inBody = false;
+    spillBlock(out);
+  };
+
+  const line = (l: Line, out: Item[]): void => {
+    const t = textOf(l);
+    if (hunk) {
+      if (fits(hunk, t)) { count(hunk, t); inHunk(hunk, l, out); return; }
+      closeHunk(out);
+    }
+    if (block) {
+      const b = block;
+      if (!b.blank) {
+        if (HEADER.test(t) && b.headers.length < COMMIT_HEADERS_MAX) { b.headers.push(l); return; }
+        if (t === '' && b.headers.length) { b.blank = l; return; }
+      } else if (MESSAGE.test(t) && t.trim() !== '' && condenseBlock(l, out)) {
+        block = null;
+        inBody = true;
         return;
       }
-      out.push(l);
-    },
+      spillBlock(out);
+    }
+    if (inBody) {
+      // The message body, its blank lines and the one that ends it: a log is asked for its
+      // commits, one line each; the bodies are in the whole raw output the receipt names.
+      if (MESSAGE.test(t) || t === '') {
+        if (!rw.leave(l)) out.push(l);
+        else if (t.trim() !== '') rw.say(SAID.bodies);
+        return;
+      }
+      inBody = false;
+      // `---` before `log -p --stat`'s stat.
+      if (t === '---' && rw.leave(l)) return;
+    }
+    if (fileHeader) {
+      if (FILE_HEADER.test(t)) { fileHeader.push(l); return; }
+      emitFileHeader(out);
+    }
+    const c = condenseCommits ? COMMIT.exec(t) : null;
+    if (c) {
+      closeAll(out);
+      commits++;
+      block = { commit: l, m: c, headers: [], blank: null };
+      return;
+    }
+    if (DIFF_START.test(t)) {
+      closeAll(out);
+      inPatch = true;
+      combined = !t.startsWith('diff --git');
+      fileHeader = [l];
+      return;
+    }
+    const m = inPatch && !combined ? HUNK_HEADER.exec(t) : null;
+    if (m) { openHunk(l, m, out); return; }
+    if (stat(l, t, out)) return;
+    // In a log, a blank line between its parts (after a stat, after a patch) only separates them.
+    if (commits > 0 && t === '' && rw.leave(l)) return;
+    out.push(l);
+  };
+
+  return {
+    line,
     batchEnd(out, final) {
-      // A hunk still open waits for the rest of its lines, unless the input ended.
-      if (final) closeHunk(out);
-      if (log) log.batchEnd!(out, final);
-      const before = hider.count;
-      // One marker at the end for lines from every file is honest only beside a rewritten
-      // form (its receipt names the whole raw output). With no header renumbered (`-U0`,
-      // new files only) the scattered index lines go back where they were.
-      // The note says plainly that the patch was rewritten, so nobody mistakes the hunks shown
-      // for git's own.
-      hider.flush(out, () => {
-        const what = [hiddenCtx ? `${hiddenCtx} context` : '', hiddenIndex ? `${hiddenIndex} index` : ''].filter(Boolean).join(' + ');
-        return `${what} line${hiddenCtx + hiddenIndex === 1 ? '' : 's'} hidden${rewritten ? '; hunks renumbered' : ''}`;
-      }, rewritten ? undefined : Infinity, final);
-      if (hider.count < before || final) { hiddenCtx = 0; hiddenIndex = 0; }
+      // Open parts wait for the rest of their lines, unless the input ended.
+      if (final) closeAll(out);
     },
   };
 }
 
 /** blame: the first line of a run from one commit keeps its metadata; the rest print `hash lineno) code`. */
-function blameHandler(): LineHandler {
+function blameHandler(rw: Rewrites): LineHandler {
   let prev = '';
   return {
     line(l, out) {
@@ -269,7 +389,7 @@ function blameHandler(): LineHandler {
       if (!m) { prev = ''; out.push(l); return; }
       if (m[1] === prev) {
         const pad = ' '.repeat(Math.max(0, m[1].length - 1));
-        l.out = `${pad}" ${m[4]}) ${m[5]}`;
+        if (rw.condense(l, `${pad}" ${m[4]}) ${m[5]}`)) rw.say(SAID.blame);
       }
       prev = m[1];
       out.push(l);
@@ -280,8 +400,8 @@ function blameHandler(): LineHandler {
 /** What a run of git output is, by subcommand: a rewritten form, or nothing. */
 function recogniser(route: ProducerRoute): Recognition {
   const sub = route.argv.length ? subcommand(route.argv) : 'log'; // sniffed: a log
-  if (sub === 'log' || sub === 'whatchanged' || sub === 'reflog') return { unit: 'rewrite', lines: (rewrites) => logHandler(rewrites()) };
-  if (sub === 'diff' || sub === 'show') return { unit: 'rewrite', lines: (rewrites) => diffHandler(sub === 'show', rewrites) };
+  if (sub === 'log' || sub === 'whatchanged' || sub === 'reflog') return { unit: 'rewrite', lines: (rw) => gitHandler(rw, true) };
+  if (sub === 'diff' || sub === 'show') return { unit: 'rewrite', lines: (rw) => gitHandler(rw, false) };
   if (sub === 'blame' || sub === 'annotate') return { unit: 'rewrite', lines: blameHandler };
   return NOTHING;
 }
@@ -297,6 +417,9 @@ export default {
   rewrite: true,
   sniff: (head) => head.length > 0 && COMMIT.test(textOf(head[0])) && head.slice(1, 4).some((l) => /^Author: /.test(textOf(l))),
   lines: recogniser,
+  // A patch's added and removed lines are a file's text: `+    raise ValueError(…)` states no
+  // failure of git (git's own failures start `fatal:`, `error:`, never a sign).
+  signals: [/^[+-]/],
   examples: [
     // corpus/cases/056-git-log, lines 1-25
     {
@@ -327,13 +450,69 @@ Date:   Wed Mar 20 08:12:00 2024 +0000
     Speed up product search
 
 `,
-      output: `600073b Add product models, icons, CI workflow and sample data
-11557f2 Merge branch 'feature/refunds'
-cb94531 Add README
-d3aef1a Speed up product search
-[omni: 4 commits shown one per line (short hash + subject); 21 author, date, body and stat lines hidden — omni retrieve <handle>]
-[omni: 4 lines condensed; whole output — omni retrieve <handle>]
+      output: `600073b 2024-03-23 Dana Developer: Add product models, icons, CI workflow and sample data
+11557f2 2024-03-22 Dana Developer: Merge branch 'feature/refunds'
+cb94531 2024-03-21 Dana Developer: Add README
+d3aef1a 2024-03-20 Sam Contributor: Speed up product search
+[omni: one line per commit; whole output — omni retrieve <handle>]
 `,
     },
+    // corpus/cases/1071-git-log-p, lines 1-33: one line per commit, the index line dropped, hunks renumbered
+    {
+      command: 'git log -p -6',
+      input: `commit f2f6a3067ae05540956398b8e1fd12be4f7857ab
+Author: Kim Keeper <kim@example.com>
+Date:   Tue Sep 8 11:00:00 2026 +0000
+
+    Release 1.2.0
+
+diff --git a/src/version.js b/src/version.js
+index 1fe5118..84b06d5 100644
+--- a/src/version.js
++++ b/src/version.js
+@@ -1,4 +1,4 @@
+-export const VERSION = "1.0.0";
++export const VERSION = "1.2.0";
+ export const STEP_1 = 1;
+ export const STEP_2 = 2;
+ export const STEP_3 = 3;
+
+commit c08657d4380eb9a4753f5a97903d3e8a9bdac5ec
+Author: Kim Keeper <kim@example.com>
+Date:   Mon Sep 7 10:00:00 2026 +0000
+
+    Reject negative quantities
+
+diff --git a/src/price.js b/src/price.js
+index 2f4dc77..4eb2b4a 100644
+--- a/src/price.js
++++ b/src/price.js
+@@ -1,4 +1,5 @@
+ export function price(cents, qty) {
++  if (qty < 0) throw new RangeError("qty");
+   return cents * qty;
+ }
+ 
+`,
+      output: `f2f6a30 2026-09-08 Kim Keeper: Release 1.2.0
+diff --git a/src/version.js b/src/version.js
+--- a/src/version.js
++++ b/src/version.js
+@@ -1,2 +1,2 @@
+-export const VERSION = "1.0.0";
++export const VERSION = "1.2.0";
+ export const STEP_1 = 1;
+c08657d 2026-09-07 Kim Keeper: Reject negative quantities
+diff --git a/src/price.js b/src/price.js
+--- a/src/price.js
++++ b/src/price.js
+@@ -1,2 +1,3 @@
+ export function price(cents, qty) {
++  if (qty < 0) throw new RangeError("qty");
+   return cents * qty;
+[omni: one line per commit; no index lines; hunks renumbered, 1 context line; whole output — omni retrieve <handle>]
+`,
+    },
+
   ],
 } satisfies DistillerSpec;

@@ -1,7 +1,7 @@
 import type { Line } from '../kit/types.js';
 import type { DistillerSpec } from '../kit/spec.js';
 import type { Repeats } from './hide.js';
-import { programOf, shareMatching, subcommand, textOf } from './shared.js';
+import { programOf, quoteOf, shareMatching, subcommand, textOf } from './shared.js';
 import { DPKG_PROGRESS } from './install.js';
 
 /*
@@ -14,19 +14,41 @@ import { DPKG_PROGRESS } from './install.js';
  * stay verbatim where they were too (folds of other lines may run past them).
  */
 
+/** Time zones a stamp may name after its time; a level word (`INFO`) is none of them. */
+const ZONE = /UTC|GMT|CES?T|EES?T|WES?T|BST|IST|MSK|[ECMP][SD]T|AK[SD]T|HST|JST|KST|HKT|SGT|AES?[SD]T|AC[SD]T|AW[SD]T|NZ[SD]T/.source;
+
+/**
+ * The server timestamp forms (the match is what a marker's range quotes, so it is the stamp
+ * and nothing after it).
+ */
 const TIMESTAMP = new RegExp([
-  /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2}| [A-Z]{3,4}\b)?/.source,
+  // ISO 8601 and its log variants: `2026-12-01 16:42:09,123`, `2026-12-01T16:42:09.123+00:00`
+  // (journald's short-iso too), a zone name after it.
+  `\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}:\\d{2}(?:[.,]\\d+)?(?:Z|[+-]\\d{2}:?\\d{2}| (?:${ZONE})\\b)?`,
+  // nginx's error log: `2026/12/01 16:42:09`
   /\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}/.source,
+  // common and combined access logs (nginx, Apache): `[01/Dec/2026:16:42:09 +0000]`
   /\[\d{2}\/[A-Z][a-z]{2}\/\d{4}:\d{2}:\d{2}:\d{2} [+-]\d{4}\]/.source,
   // werkzeug's (Flask's dev server) access lines: `[30/Nov/2026 01:16:28]`
   /\[\d{2}\/[A-Z][a-z]{2}\/\d{4} \d{2}:\d{2}:\d{2}\]/.source,
+  // Apache's error log: `[Tue Dec 01 16:42:09.123456 2026]`
+  /\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}(?:\.\d+)? \d{4}\]/.source,
+  // syslog and journald's short form: `Dec  1 16:42:09`, `Dec 01 16:42:09`
   /^[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}/.source,
+  // redis: `24688:M 01 Dec 2026 16:42:20.521`
+  /\b\d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2}(?:\.\d+)?/.source,
+  // Java's java.util.logging and Tomcat: `01-Dec-2026 16:42:09.123`
+  /\b\d{2}-[A-Z][a-z]{2}-\d{4} \d{2}:\d{2}:\d{2}(?:[.,]\d+)?/.source,
+  // a time of day opening the line (logback's and many Java loggers' default): `16:42:09.123 [main] INFO`
+  /^\d{2}:\d{2}:\d{2}[.,]\d{3}\b/.source,
 ].join('|'));
 const SEVERE = /\b(ERROR|FATAL|PANIC|WARN|WARNING|CRIT|CRITICAL|ALERT|EMERG|SEVERE)\b|\[(error|warn|crit|alert|emerg)\]|\b(error|warn|warning|fatal|panic)\b/i;
 const ACCESS_STATUS = /"[A-Z]+ \S+ HTTP\/[\d.]+" ([45]\d\d) /;
 /** dpkg.log: what was installed, upgraded or removed, and each package's final state, is the answer; the other status lines fold. */
 const DPKG_ACTION = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} (install|upgrade|remove|purge|status installed|status not-installed) /;
 const DIGITS = /\d+/g;
+/** Python logging's default `%(levelname)s:%(name)s:` prefix. */
+const LEVEL_LOGGER = /(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.\-]*:/y;
 const isWordCode = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 
 /**
@@ -43,6 +65,16 @@ export function logTemplate(text: string): string {
   while (i < n) {
     let c = text.charCodeAt(i);
     if (c === 32 || c === 9) { i++; continue; }
+    // Python logging's `LEVEL:logger:` prefix is glued to the message's first word: that word
+    // stays a word (`INFO:root:decoded` is not `INFO:root:wrote`).
+    LEVEL_LOGGER.lastIndex = i;
+    if (LEVEL_LOGGER.test(text)) {
+      key += text.slice(i, LEVEL_LOGGER.lastIndex);
+      i = LEVEL_LOGGER.lastIndex;
+      if (i < n && text.charCodeAt(i) !== 32 && text.charCodeAt(i) !== 9) continue;
+      key += ' ';
+      continue;
+    }
     let j = i;
     let variable = false;
     let digit = false;
@@ -72,23 +104,32 @@ const PG_CONTEXT = /\] (DETAIL|HINT|STATEMENT|CONTEXT|QUERY|LOCATION):  /;
  */
 const SESSION_EDGE = /^Log (started|ended): \d{4}-\d{2}-\d{2} /;
 
+/**
+ * redis's log line: `pid:role DD Mon YYYY HH:MM:SS.mmm <level> message`, the level a symbol:
+ * `.` debug, `-` verbose, `*` notice, `#` warning.
+ */
+const REDIS_LEVEL = /^\d+:[XCSM] \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2}\.\d+ ([.\-*#]) /;
+/** nginx's error log at level notice: start-up, signals, workers starting and exiting. */
+const NGINX_NOTICE = /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2} \[notice\] /;
+
 /** A line that stays verbatim and ends every fold: a severity word, a failure, a signal, an error's context, a session edge. */
 function isBarrier(l: Line): boolean {
   const t = textOf(l);
-  return l.tier === 'failure' || l.tier === 'signal' || SEVERE.test(t) || PG_CONTEXT.test(t) || SESSION_EDGE.test(t);
+  return l.tier === 'failure' || l.tier === 'signal' || SEVERE.test(t) || PG_CONTEXT.test(t) || SESSION_EDGE.test(t) || REDIS_LEVEL.exec(t)?.[1] === '#';
 }
 
 /** npm's debug log: `<seq> <level> …` lines carry no timestamp. */
 const NPM_DEBUG = /^\d+ (silly|verbose|info|http|timing|notice|warn|error) /;
 
 /**
- * A line that stays verbatim where it is but lets folds run past it: 4xx/5xx access
- * lines, dpkg actions, and every line that is not a recognised log record (no timestamp,
- * not an npm debug line): only records fold.
+ * A line that stays verbatim where it is but lets folds run past it: 4xx/5xx access lines,
+ * dpkg actions, a server's notices (redis's `*`, nginx's `[notice]`: it started, saved, was
+ * signalled, stopped), and every line that is not a recognised log record (no timestamp, not
+ * an npm debug line): only records fold.
  */
 function isPinned(l: Line): boolean {
   const t = textOf(l);
-  return ACCESS_STATUS.test(t) || DPKG_ACTION.test(t) || !(TIMESTAMP.test(t) || NPM_DEBUG.test(t));
+  return ACCESS_STATUS.test(t) || DPKG_ACTION.test(t) || NGINX_NOTICE.test(t) || REDIS_LEVEL.exec(t)?.[1] === '*' || !(TIMESTAMP.test(t) || NPM_DEBUG.test(t));
 }
 
 /**
@@ -114,26 +155,53 @@ const isContinuation = (l: Line): boolean => {
 };
 
 /**
- * The notes of one hidden run, most telling first: how many records, their lines, and the
- * range of their timestamps (left out where the fold would not pay with it). `keyOf` names each hidden line's template (continuation lines included).
+ * The notes of one hidden run, most telling first: how many records (and lines), one of them
+ * quoted as it is, and the range of their timestamps; shorter forms after it, for a fold that
+ * would not pay with the quote or the range. Where the line above the marker is a record of
+ * the one template hidden, "like the one above" says it in fewer bytes, and truly; the quote is
+ * for a run whose template's first record stands further up. `keyOf` names each line's template.
  */
-function foldNote(hidden: Line[], keyOf: (l: Line) => string | undefined): string[] {
+function foldNote(hidden: Line[], keyOf: (l: Line) => string | undefined, above?: Line): string[] {
   let first: string | null = null;
   let last: string | null = null;
-  let records = 0;
+  const heads: Line[] = [];
   const templates = new Set<string>();
   for (const l of hidden) {
     if (isContinuation(l)) continue;
-    records++;
+    heads.push(l);
     templates.add(keyOf(l) ?? '');
     const st = stampOf(l);
     if (st) { first ??= st; last = st; }
   }
+  const records = heads.length;
   const range = first && last ? (first === last ? `, ${first}` : `, ${first} → ${last}`) : '';
-  const like = templates.size === 1 ? 'the one above' : 'those above';
-  const what = records === hidden.length ? `${records} more lines like ${like}` : `${records} more records like ${like} (${hidden.length} lines)`;
-  // The range is worth its bytes only where the fold still pays with it.
-  return range ? [`${what}${range}`, what] : [what];
+  const q = quoteOf(heads);
+  const kinds = templates.size;
+  const count = records === hidden.length ? `${records} more lines` : `${records} more records (${hidden.length} lines)`;
+  const quoted = q === null ? null : `${count} like "${q}"`;
+  const plain = `${count} like ${kinds === 1 ? 'the one above' : 'those above'}`;
+  const notes: string[] = [];
+  // Several kinds interleaved (dpkg's status steps, a worker's paired lines): each kind's first
+  // record stays in this stretch above, so "like those above" is true at a third of the bytes.
+  const plainIsTrue = kinds > 1 || (heads.length > 0 && above !== undefined && keyOf(above) === keyOf(heads[0]));
+  if (quoted && !plainIsTrue) { if (range) notes.push(`${quoted}${range}`); notes.push(quoted); }
+  if (range) notes.push(`${plain}${range}`);
+  notes.push(plain);
+  return notes;
+}
+
+/**
+ * A record's template: its first line's, and each line that continues it (a record whose
+ * traceback or detail lines differ from another's is not like it). Pinned lines: none.
+ */
+function recordKey(record: readonly Line[]): string | null {
+  const t = textOf(record[0]);
+  const dpkg = dpkgProgressKey(t);
+  if (dpkg !== null) return dpkg;
+  if (isPinned(record[0])) return null;
+  let key = logTemplate(t);
+  for (let i = 1; i < record.length; i++) key += '\n' + logTemplate(textOf(record[i]));
+  return key;
 }
 
 /**
@@ -146,7 +214,7 @@ const LOG_RECORDS: Repeats = {
   unit: 'repeat',
   barrier: isBarrier,
   continues: isContinuation,
-  key: (l) => { const t = textOf(l); return dpkgProgressKey(t) ?? (isPinned(l) ? null : logTemplate(t)); },
+  key: recordKey,
   note: foldNote,
 };
 
@@ -184,7 +252,8 @@ export default {
 `,
       output: `127.0.0.1 - - [29/Nov/2026:22:38:35 +0000] "GET / HTTP/1.1" 200 12 "-" "curl/7.88.1"
 127.0.0.1 - - [29/Nov/2026:22:38:36 +0000] "GET /api/health HTTP/1.1" 200 12 "-" "curl/7.88.1"
-[omni: 8 more lines like those above, 29/Nov/2026:22:38:36 +0000 — omni retrieve <handle>]
+[omni: 7 more lines like those above, 29/Nov/2026:22:38:36 +0000 — omni retrieve <handle>]
+127.0.0.1 - - [29/Nov/2026:22:38:36 +0000] "GET /api/health HTTP/1.1" 200 12 "-" "curl/7.88.1"
 `,
     },
   ],

@@ -1,5 +1,5 @@
 import type { DistillerSpec } from '../kit/spec.js';
-import { PASSED, TOOL_RUNNERS, type Hit } from './runner.js';
+import { LEAD, PASSED, TOOL_RUNNERS, type Hit } from './runner.js';
 
 /*
  * pytest: `-v` result lines `path::test PASSED [ 12%]` are passing tests. The per-file
@@ -7,11 +7,15 @@ import { PASSED, TOOL_RUNNERS, type Hit } from './runner.js';
  * marks), as do collection lines, every FAILURES/ERRORS section, the short test summary
  * and the `N passed in 0.5s` verdict. With `-q` the progress lines name no file: a line of
  * nothing but dots (every test on it passed) is recognised as noise; a line with an F, E, s
- * or x in it stays.
+ * or x in it stays. pytest-xdist's `-v` (`-n 2`) prints each test's id alone when a worker
+ * takes it and its result later, tagged with the worker: `[gw0] [ 12%] PASSED tests/x.py::test_y`
+ * is a passing test, the bare id a lead-in (kept before a kept line).
  */
 const DOTS: Hit = { noun: 'all-passing progress lines' };
 const DOTS_LINE = /^\.+\s*\[\s*\d+%\]\s*$/;
 const PASSED_LINE = /^\S+::\S.* PASSED(\s+\[\s*\d+%\])?\s*$/;
+const XDIST_PASSED = /^\[gw\d+\] \[\s*\d+%\] PASSED \S+::\S.*$/;
+const XDIST_STARTED = /^\S+::\S+\s*$/;
 
 export default {
   name: 'pytest',
@@ -20,7 +24,9 @@ export default {
   runners: TOOL_RUNNERS,
   rewrite: true,
   detect: (p) => /^=+ test session starts =+$/.test(p),
-  lines: () => ({ see: (_l, p) => (PASSED_LINE.test(p) ? PASSED : DOTS_LINE.test(p) ? DOTS : null) }),
+  lines: () => ({
+    see: (_l, p) => (PASSED_LINE.test(p) || XDIST_PASSED.test(p) ? PASSED : DOTS_LINE.test(p) ? DOTS : XDIST_STARTED.test(p) ? LEAD : null),
+  }),
   examples: [
     // corpus/cases/018-pytest-verbose-pass, lines 1-16
     {

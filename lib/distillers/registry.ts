@@ -2,9 +2,9 @@ import type { Transform } from 'node:stream';
 import type { Line } from '../kit/types.js';
 import type { RunState } from '../kit/stage.js';
 import type { DistillerSpec, ProducerRoute } from '../kit/spec.js';
-import type { Recogniser } from '../kit/units.js';
-import { analyzeCommand, basename, peelWrappers, producerCount, type CommandAnalysis } from '../command/parse.js';
-import { programVia, scriptVia } from '../command/runners.js';
+import { analyzeCommand, basename, peelWrappers, type CommandAnalysis, type Producer } from '../command/parse.js';
+import { namesNoTool, programVia, scriptVia } from '../command/runners.js';
+import { Mix, type MixPlan } from './mix.js';
 import { NOTHING, stageFor } from './hide.js';
 import bunTest from './bun-test.js';
 import bundler from './bundler.js';
@@ -24,6 +24,7 @@ import jest from './jest.js';
 import logs from './logs.js';
 import mocha from './mocha.js';
 import nodeTest from './node-test.js';
+import prove from './prove.js';
 import npmBuild from './npm-build.js';
 import npmTest from './npm-test.js';
 import pytest from './pytest.js';
@@ -65,6 +66,7 @@ export const DISTILLERS: readonly DistillerSpec[] = Object.freeze([
   logs,
   mocha,
   nodeTest,
+  prove,
   npmBuild,
   npmTest,
   pytest,
@@ -118,6 +120,11 @@ export const COLLISIONS: readonly Collision[] = [
     winner: 'cc',
     why: 'sniffed: `yarn install` building a native module prints node-gyp\'s lines among its progress; cc reads them',
   },
+  {
+    pair: ['node-test', 'tap'],
+    winner: 'node-test',
+    why: 'sniffed, and in a mixed run\'s head: `npm test` running `node --test` echoes `> node --test` before node\'s `TAP version 13`; node-test reads that TAP with the TAP lines, a top-level `ok` and its YAML being a passing test',
+  },
 ];
 
 /** Does `a` win over `b` (COLLISIONS)? */
@@ -150,6 +157,40 @@ export interface Route {
   rule?: { name: string; file: string; source: RuleSource };
   /** The owning producer's argv, as `create` gets it (ProducerRoute). */
   argv?: string[];
+  /**
+   * Every producer of the line, each routed on its own (absent without a command, and where
+   * nothing is distilled). One producer whose tool the line names: the fields above are its.
+   */
+  producers?: RoutedProducer[];
+  /**
+   * Several producers, or one that names no tool (`make test`, `npm run release`): the run's
+   * lines are read by the union of the producers' recognisers, and of those the output's own
+   * lines name (`mixPlan`).
+   */
+  mixed?: boolean;
+}
+
+/** One producer of a command line (a segment that prints), routed on its own. */
+export interface RoutedProducer {
+  /** Its argv, as its spec's `lines` get it (a keeping tail skipped, an owning tail taken). */
+  argv: string[];
+  /** The spec that reads its lines: a built-in one, a rule's, or generic (no spec owns it). */
+  spec: DistillerSpec;
+  /** The built-in spec of its tool, whose own failure lines count (a rule's producer too). */
+  tool: DistillerSpec | null;
+  /**
+   * What it runs is not named on the line (`make test`, `npm test`, `npm run release`, `bundle
+   * exec x`): the output's own lines add the specs that recognise them, of this family (a
+   * script named for one: `npm test` is a test run) or of any (null).
+   */
+  open: false | { family: string | null };
+  /** Its lines are answers (a listing, a read, a search, git history), or a tail reshaped them. */
+  answer: boolean;
+  /** `| jq`: a tail reshaped its output (structured: never touched). */
+  reshaped?: string;
+  rule?: { name: string; file: string; source: RuleSource };
+  /** Why, in words (`omni rules explain`). */
+  reason: string;
 }
 
 /** Where to look for rules of one's own (lib/rules/load.ts). Without a scope no rule routes. */
@@ -189,13 +230,78 @@ function ruleSetFor(scope: RuleScope): RuleSet | null {
 
 const NONE = (reason: string): Route => ({ distiller: null, family: 'none', reason, known: false, rewrite: false });
 
+/** The specs a tool no one named may be, for an open producer of `family` (null: any). */
+function candidatesFor(family: string | null, specs: readonly DistillerSpec[]): DistillerSpec[] {
+  if (family) return delegates(family, specs);
+  return specs.filter((s) => s.lines && !s.answer && (s.detect || s.sniff));
+}
+
+/**
+ * One producer, routed on its own, by the precedence `routeCommand` states: a reshaping tail,
+ * the answers, rules of one's own, the built-in specs, generic; and whether what it runs is
+ * named (`open`).
+ */
+function routeProducer(p: Producer, a: CommandAnalysis, set: RuleSet | null, specs: readonly DistillerSpec[]): RoutedProducer {
+  let argv = p.argv;
+  if (p.tail) {
+    const tail = peelWrappers(p.tail);
+    const t = basename(tail[0] ?? '');
+    if (RESHAPING_TAILS.has(t)) return { argv, spec: generic, tool: null, open: false, answer: true, reshaped: t, reason: `| ${t} reshapes the output` };
+    if (!KEEPING_TAILS.has(t)) argv = tail; // `| grep x` is owned by grep
+  }
+  // An answer's claim outranks every rule (`cat server.log` is a read too, whoever folds it).
+  const answer = winner(specs.filter((spec) => spec.answer && owns(spec, argv, a)));
+  const builtin = winner(specs.filter((s) => owns(s, argv, a)));
+  if (set && set.active.length) {
+    for (const { rule, file } of set.active) {
+      let spec = ruleSpecs.get(rule);
+      if (!spec) ruleSpecs.set(rule, (spec = ruleSpec(file.source, rule)));
+      if (!owns(spec, argv, a)) continue;
+      if (answer) {
+        return {
+          argv, spec: answer, tool: answer, open: false, answer: true,
+          reason: `owned by ${answer.name}: its output is the answer (file contents, listings, matches, history), which no rule may hide; ${file.source} rule "${rule.name}" matches but does not apply`,
+        };
+      }
+      return {
+        argv, spec, tool: builtin ?? null, open: false, answer: false,
+        reason: `${file.source} rule "${rule.name}" (${file.file}) owns ${ruleWhy(rule, argv)}`,
+        rule: { name: rule.name, file: file.file, source: file.source },
+      };
+    }
+  }
+  const unnamed = namesNoTool(argv);
+  if (answer) return { argv, spec: builtin ?? answer, tool: builtin ?? answer, open: false, answer: true, reason: `owned by ${(builtin ?? answer).name}` };
+  if (builtin?.delegate) {
+    return { argv, spec: builtin, tool: builtin, open: { family: builtin.delegate }, answer: false, reason: `owned by ${builtin.delegate} spec its output's lines name (${builtin.name})` };
+  }
+  if (builtin) {
+    if (unnamed === 'task') return { argv, spec: builtin, tool: builtin, open: { family: null }, answer: false, reason: `owned by ${builtin.name}, and by the specs its recipes' output names` };
+    return { argv, spec: builtin, tool: builtin, open: false, answer: false, reason: `owned by ${builtin.name}` };
+  }
+  if (unnamed) return { argv, spec: generic, tool: null, open: { family: null }, answer: false, reason: 'names no tool: the specs its output\'s lines name' };
+  return { argv, spec: generic, tool: null, open: false, answer: false, reason: 'no specific distiller' };
+}
+
+/** `make (cc + what its output names)`, `rm`: one producer, as `omni rules explain` and routes say it. */
+export function describeProducer(p: RoutedProducer): string {
+  // Program and subcommand, never arguments; a script's name too (`npm run release`).
+  const named = p.argv.filter((w) => !w.startsWith('-'));
+  const words = named.slice(0, named[1] === 'run' || named[1] === 'run-script' || named[1] === 'exec' ? 3 : 2).join(' ') || '(none)';
+  const by = p.reshaped ? `reshaped by ${p.reshaped}` : p.rule ? `rule ${p.rule.name}` : p.spec === generic ? (p.open ? '' : 'generic') : p.spec.name;
+  const open = p.open ? `${by ? ' + ' : ''}what its output's lines name${p.open.family ? ` (${p.open.family})` : ''}` : '';
+  return `${words} (${by}${open})`;
+}
+
 /**
  * Which distiller owns the output of this command line. Pure without `rules`; with them it
  * also reads the rules files (cached per process, re-checked by stat).
  *
- * Precedence, first that matches owns the output:
+ * Each producer of the line (every segment that prints: `cd`, `export`, `rm -rf x` and
+ * `make clean >/dev/null` do not) is routed on its own. Precedence, first that matches owns
+ * a producer's output:
  *   1. what is never distilled: OMNI_PASSTHROUGH, unbalanced quotes, `omni retrieve/diff`,
- *      a tail that reshapes the output (`| jq`), several producers (generic);
+ *      a tail that reshapes the output (`| jq`);
  *   2. the answers (specs with `answer`: reads, listings, searches, git log/diff/show/blame/status);
  *   3. trusted project rules (`<project>/.omni/rules.json`), in file order;
  *   4. user rules (`$OMNI_HOME/rules.json`), in file order;
@@ -207,6 +313,13 @@ const NONE = (reason: string): Route => ({ distiller: null, family: 'none', reas
  * `specs`: the registry (a test may hand it the same specs in another order).
  * A rule owns its commands outright (it does not refine the built-in one): what it hides is
  * what its patterns say, nothing else. Rules route by command only, never by sniffing.
+ *
+ * One producer whose tool the line names owns the run as before. Several producers, or one
+ * that names no tool (`make test`, `just x`, `npm run release`, `bundle exec x`; a container's
+ * `exec` is the command it runs), make a mixed run (lib/distillers/mix.ts): the union of their
+ * recognisers, and of the specs the output's own lines name, decides what is noise, and
+ * where one of them is an answer nothing is hidden. A mixed run is never rewritten by the
+ * pre-hook unless its one producer already was (`make test`: cc's; `npm test`).
  */
 export function routeCommand(command: string | undefined | null, rules?: RuleScope, specs: readonly DistillerSpec[] = DISTILLERS): Route {
   if (!command || !command.trim()) return { distiller: 'generic', family: 'generic', reason: 'no command', known: false, rewrite: false };
@@ -214,37 +327,67 @@ export function routeCommand(command: string | undefined | null, rules?: RuleSco
   if (a.passthroughPrefix) return NONE('OMNI_PASSTHROUGH=1');
   if (a.malformed) return NONE('unbalanced quotes');
   if (a.program === 'omni' && ['retrieve', 'diff'].includes(a.argv[1] ?? '')) return NONE('omni retrieve/diff output is never distilled');
-  if (producerCount(a) > 1) return { distiller: 'generic', family: 'generic', reason: 'several producers', known: false, rewrite: false };
-  let argv = a.argv;
-  if (a.tail) {
-    const tail = peelWrappers(a.tail);
-    const t = basename(tail[0] ?? '');
-    if (RESHAPING_TAILS.has(t)) return NONE(`| ${t} reshapes the output`);
-    if (!KEEPING_TAILS.has(t)) argv = tail; // `| grep x` is owned by grep
-  }
   const set = rules ? ruleSetFor(rules) : null;
-  if (set && set.active.length) {
-    const answer = winner(specs.filter((spec) => spec.answer && owns(spec, argv, a)));
-    for (const { rule, file } of set.active) {
-      let spec = ruleSpecs.get(rule);
-      if (!spec) ruleSpecs.set(rule, (spec = ruleSpec(file.source, rule)));
-      if (!owns(spec, argv, a)) continue;
-      if (answer) {
-        return {
-          distiller: answer.name, family: answer.family, known: true, rewrite: !!answer.rewrite && !a.tail, argv,
-          reason: `owned by ${answer.name}: its output is the answer (file contents, listings, matches, history), which no rule may hide; ${file.source} rule "${rule.name}" matches but does not apply`,
-        };
-      }
-      return {
-        distiller: spec.name, family: spec.family, known: true, rewrite: false, spec, argv,
-        reason: `${file.source} rule "${rule.name}" (${file.file}) owns ${ruleWhy(rule, argv)}`,
-        rule: { name: rule.name, file: file.file, source: file.source },
-      };
+  // A line where nothing prints (`rm -rf x`) is routed by its first segment, as it always was.
+  const ps: Producer[] = a.producers.length ? a.producers : [{ argv: a.argv, tail: a.tail, container: false }];
+  const producers = ps.map((p) => routeProducer(p, a, set, specs));
+  if (producers.length === 1) {
+    const p = producers[0];
+    if (p.reshaped) return NONE(p.reason);
+    const known = p.spec !== generic;
+    // A container's exec is not rewritten: the host's rules judge the line as typed.
+    // Nor is a chain, even of one producer (`cd app && npm test`): plain words never are.
+    const rewrite = !!p.spec.rewrite && !p.rule && !ps[0].tail && !ps[0].container && a.segments.length === 1;
+    const one: Route = {
+      distiller: p.spec.name, family: p.spec.family, reason: p.reason, known: known || !!p.open, rewrite, argv: p.argv, producers,
+    };
+    if (p.rule) {
+      one.spec = p.spec;
+      one.rule = p.rule;
     }
+    if (p.open) one.mixed = true;
+    return one;
   }
-  const spec = winner(specs.filter((s) => owns(s, argv, a)));
-  if (spec) return { distiller: spec.name, family: spec.family, reason: `owned by ${spec.name}`, known: true, rewrite: !!spec.rewrite && !a.tail, argv };
-  return { distiller: 'generic', family: 'generic', reason: 'no specific distiller', known: false, rewrite: false, argv };
+  // Several producers: the union of their lines. An answer anywhere keeps every line.
+  const answer = producers.find((p) => p.answer);
+  const lead = answer ?? producers.find((p) => p.spec !== generic) ?? producers[0];
+  const named = producers.filter((p) => p.spec !== generic || p.open);
+  return {
+    distiller: lead.reshaped ? 'generic' : lead.spec.name,
+    family: lead.reshaped ? 'generic' : lead.spec.family,
+    reason: `${answer ? 'an answer may be any line, nothing is hidden: ' : ''}producers ${producers.map(describeProducer).join(', ')}`,
+    known: named.length > 0,
+    rewrite: false,
+    argv: lead.argv,
+    producers,
+    mixed: true,
+  };
+}
+
+/** What a mixed run's lines are read by: each producer's spec, and the specs its output may name. */
+export function mixPlan(route: Route, specs: readonly DistillerSpec[] = DISTILLERS): MixPlan {
+  const producers = route.producers ?? [];
+  const keepAll = producers.some((p) => p.answer);
+  const candidates: DistillerSpec[] = [];
+  for (const p of producers) {
+    if (!p.open) continue;
+    for (const s of candidatesFor(p.open.family, specs)) if (!candidates.includes(s)) candidates.push(s);
+  }
+  return {
+    named: producers.map((p) => ({ spec: p.spec, route: { argv: p.argv }, tool: p.tool })),
+    candidates: keepAll ? [] : candidates,
+    keepAll,
+  };
+}
+
+/** The state of one mixed run (lib/distillers/mix.ts), stated collisions deciding between claimants. */
+export function mixFor(route: Route, specs: readonly DistillerSpec[] = DISTILLERS): Mix {
+  return new Mix(mixPlan(route, specs), beats);
+}
+
+/** The distill stage of a mixed run: the one engine's, for the union of its recognisers. */
+export function mixStage(mix: Mix, run: RunState): Transform {
+  return stageFor(run, mix.recogniser());
 }
 
 /**
@@ -253,7 +396,7 @@ export function routeCommand(command: string | undefined | null, rules?: RuleSco
  */
 export function claimants(command: string, specs: readonly DistillerSpec[] = DISTILLERS): string[] {
   const a = analyzeCommand(command);
-  if (a.passthroughPrefix || a.malformed || producerCount(a) > 1) return [];
+  if (a.passthroughPrefix || a.malformed || a.producers.length > 1) return [];
   let argv = a.argv;
   if (a.tail) {
     const tail = peelWrappers(a.tail);
@@ -300,50 +443,12 @@ export function detectedBy(families: readonly DistillerSpec[], plain: string): D
   return winner(families.filter((f) => f.detect!(plain)));
 }
 
-/** A spec chosen by its lines, not by a command line: no argv of its own. */
-const CHOSEN: ProducerRoute = { argv: [] };
-
-/** How many first lines a delegating recogniser looks at before it gives up. */
-const DETECT_LINES = 200;
-
 /**
- * The lines of a command that does not say which tool runs (`npm test`): lines are looked at
- * until one spec of `families` recognises one as its own (`detect`), then every later line is
- * handed to that spec's lines ('run' unit). Lines before the choice pass through.
- */
-function delegating(families: readonly DistillerSpec[]): Recogniser {
-  let chosen: Recogniser | null = null;
-  let seen = 0;
-  return {
-    see(l, plain) {
-      if (chosen) return chosen.see?.(l, plain) ?? null;
-      if (seen++ < DETECT_LINES) {
-        const f = detectedBy(families, plain);
-        if (f) {
-          const rec = f.lines!(CHOSEN);
-          chosen = rec.unit === undefined || rec.unit === 'run' ? rec : NOTHING;
-          return chosen.see?.(l, plain) ?? null;
-        }
-      }
-      return null;
-    },
-    foldKey(l, plain) {
-      return chosen?.foldKey ? chosen.foldKey(l, plain) : null;
-    },
-  };
-}
-
-const delegatesByKind = new Map<string, DistillerSpec[]>();
-
-/**
- * The distill stage of one run of `spec`: its declared lines (or, for a delegating spec, the
- * lines of the spec its output names), turned into a stage by the one engine.
+ * The distill stage of one run of `spec`: its declared lines, turned into a stage by the one
+ * engine. A delegating spec (`npm test`) is read as a mixed run (`mixFor`), whose pipeline
+ * shows it the lines that name the tool; handed here alone, it folds like generic output.
  */
 export function distillStage(spec: DistillerSpec, run: RunState, route: ProducerRoute): Transform {
-  if (spec.delegate) {
-    let families = delegatesByKind.get(spec.delegate);
-    if (!families) delegatesByKind.set(spec.delegate, (families = delegates(spec.delegate)));
-    return stageFor(run, delegating(families));
-  }
+  if (spec.delegate) return mixStage(new Mix({ named: [{ spec, route, tool: null }], candidates: delegates(spec.delegate), keepAll: false }, beats), run);
   return stageFor(run, spec.lines ? spec.lines(route) : NOTHING);
 }

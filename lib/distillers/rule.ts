@@ -3,7 +3,7 @@ import type { DistillerSpec } from '../kit/spec.js';
 import { onlyWhere } from './hide.js';
 import type { Rule } from '../rules/schema.js';
 import type { RuleSource } from '../rules/load.js';
-import { plural, programOf, subcommand, textOf } from './shared.js';
+import { MAY_STATE_FAILURE, plural, programOf, subcommand, textOf } from './shared.js';
 
 /**
  * A user's or a project's rule as one more distiller spec. It only hides: a line one of its
@@ -30,15 +30,6 @@ export function ruleDistillerName(source: RuleSource, rule: Rule): string {
   return `rule:${source}:${rule.name}`;
 }
 
-/**
- * Words that may state a failure even where classify found none (`tar: Exiting with failure
- * status due to previous errors` is text to classify). classify's FAILURE list is precise,
- * because a built-in distiller knows its tool and a false failure there costs savings on
- * every run; a rule is a pattern someone else wrote, possibly a broad one, so it also keeps
- * any line with one of these looser words: a death (killed, abort, segfault, core dumped,
- * OOM), a refusal (denied, refused, rejected, conflict), a timeout, an unhandled rejection.
- */
-const MAY_STATE_FAILURE = /error|fail|fatal|panic|exception|traceback|denied|cannot|can't|unable|abort|segfault|segmentation|core dump|not found|no such|killed|\boom|out of memory|refused|rejected|conflict|\btimed? ?outs?\b|deadline exceeded|unhandled|unreachable|\bE(CONN[A-Z]+|TIMEDOUT|HOSTUNREACH|NETUNREACH|ADDRINUSE|NOTFOUND|AI_AGAIN|NOSPC|ACCES|PERM|MFILE|NOENT|PIPE)\b|\bsignal \d|\bsig(kill|term|segv|abrt|bus)\b/i;
 
 /**
  * What a rule does with one line: `hide` it, or why not. `miss`: no hide pattern matches;
@@ -64,7 +55,7 @@ export function failureWordIn(t: string): string | null {
 
 /** May this rule hide the line? Never a failure or signal line; a keep pattern wins over hide. */
 export function ruleHides(rule: Rule, l: Line): boolean {
-  if (l.tier === 'failure' || l.tier === 'signal') return false;
+  if (l.tier === 'failure' || l.tier === 'signal' || l.bytes !== undefined) return false;
   const t = textOf(l);
   let hit = false;
   for (const re of rule.hide) if (re.test(t)) { hit = true; break; }

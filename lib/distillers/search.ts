@@ -35,7 +35,9 @@ function grouped(): LineHandler {
   };
   return {
     line(l, out) {
-      const m = MATCH.exec(textOf(l));
+      // A line that is not UTF-8 goes out as its own bytes, whole: it cannot join a group, whose
+      // rows below the path would then read as the path's when it printed none.
+      const m = l.bytes === undefined ? MATCH.exec(textOf(l)) : null;
       if (!m) { flush(out); out.push(l); return; }
       if (m[1] !== path) flush(out);
       path = m[1];

@@ -16,8 +16,11 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** Git-style global options with a value, skipped to find the subcommand. */
-const VALUE_OPTS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path']);
+/**
+ * Global options with a value, skipped to find the subcommand: git's, and apt's `-o
+ * Dir::State::Lists=…` (`apt-get -o X=Y update` is an update).
+ */
+const VALUE_OPTS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '-o']);
 
 /** The subcommand of `tool [global options] sub …` (git, npm, kubectl, docker, terraform). */
 export function subcommand(argv: string[]): string {
@@ -60,4 +63,103 @@ export function producerArgv(command: string | undefined): string[] {
   const tail = peelWrappers(a.tail);
   // A keeping tail (`| head`) leaves the producer its output; any other tail owns it.
   return KEEPING_TAILS.has(basename(tail[0] ?? '')) ? a.argv : tail;
+}
+
+export { MAY_STATE_FAILURE, saysFailureOrWarning } from '../kit/words.js';
+
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+const isHexLetter = (c: number): boolean => (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
+const isWord = (c: number): boolean => isDigit(c) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+const UUID_AT = /[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?![\w-])/y;
+/** Shortest run of hex digits read as an id (a short git hash, a cache key, a pointer without 0x). */
+const HEX_ID_MIN = 7;
+
+/**
+ * Where the variable token that starts at `i` ends, or -1 when none does: a run of digits, an
+ * `0x…` address, a uuid, or a hex id (a word of at least HEX_ID_MIN hex digits with a digit and
+ * a letter in it: `2c36ec44705b58f9`, `3f2a9c0`). Words are never variable.
+ */
+function variableEnd(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  const atWord = i === 0 || !isWord(s.charCodeAt(i - 1));
+  if (atWord && (isDigit(c) || isHexLetter(c))) {
+    if (c === 48 && (s.charCodeAt(i + 1) | 32) === 120) {
+      let j = i + 2;
+      while (j < s.length && (isDigit(s.charCodeAt(j)) || isHexLetter(s.charCodeAt(j)))) j++;
+      if (j > i + 2) return j;
+    }
+    UUID_AT.lastIndex = i;
+    if (UUID_AT.test(s)) return UUID_AT.lastIndex;
+    let j = i;
+    let digit = false;
+    let letter = false;
+    for (; j < s.length; j++) {
+      const d = s.charCodeAt(j);
+      if (isDigit(d)) digit = true;
+      else if (isHexLetter(d)) letter = true;
+      else break;
+    }
+    if (j - i >= HEX_ID_MIN && digit && letter && (j === s.length || !isWord(s.charCodeAt(j)))) return j;
+  }
+  if (!isDigit(c)) return -1;
+  let j = i + 1;
+  for (;;) {
+    while (j < s.length && isDigit(s.charCodeAt(j))) j++;
+    // `4.24`, `1.2.3`: one number.
+    if (s.charCodeAt(j) === 46 && isDigit(s.charCodeAt(j + 1))) { j++; continue; }
+    break;
+  }
+  // A size or a duration: its unit goes with it (`250K` ~ `4.24M`, `3ms` ~ `1.2s`).
+  UNIT_AT.lastIndex = j;
+  return UNIT_AT.test(s) ? UNIT_AT.lastIndex : j;
+}
+
+/** The unit a number may carry, glued to it and ending the word. */
+const UNIT_AT = /(?:[KMGT]i?B?|[kmµun]?s|B|min|h)(?![A-Za-z0-9_])/y;
+const isSpace = (c: number): boolean => c === 32 || c === 9;
+
+/**
+ * Pure: do two lines share one template: the same text but for numbers (with their unit),
+ * hex ids, addresses and uuids, and the width of blank runs (`by 0x1091C4: build (tree.c:10)` ~
+ * `by 0x10919E: build (tree.c:9)`)? Lines that differ in any word, path or punctuation do not.
+ */
+export function sameTemplate(a: string, b: string): boolean {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    // Columns padded to a number's width: a run of blanks is one blank.
+    if (isSpace(a.charCodeAt(i)) && isSpace(b.charCodeAt(j))) {
+      while (i < a.length && isSpace(a.charCodeAt(i))) i++;
+      while (j < b.length && isSpace(b.charCodeAt(j))) j++;
+      continue;
+    }
+    const ea = variableEnd(a, i);
+    if (ea >= 0) {
+      const eb = variableEnd(b, j);
+      if (eb >= 0) { i = ea; j = eb; continue; }
+    }
+    if (a.charCodeAt(i) !== b.charCodeAt(j)) return false;
+    i++;
+    j++;
+  }
+  return i === a.length && j === b.length;
+}
+
+/** A line longer than this is not quoted in a marker: the marker says "the one above" instead. */
+const QUOTE_MAX = 160;
+/** Control characters a marker line must not carry (a tab is fine). */
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/;
+
+/**
+ * The line a fold's marker quotes: the shortest of `lines` (what the others look like, at the
+ * least cost) as the reader would have seen it, ANSI colour aside; null when none can be quoted
+ * (too long, a control character, or text that reads as a marker).
+ */
+export function quoteOf(lines: readonly Line[]): string | null {
+  let q: string | null = null;
+  for (const l of lines) {
+    const t = textOf(l);
+    if (t.length <= QUOTE_MAX && (q === null || t.length < q.length) && t.indexOf('[omni:') < 0 && !CONTROL.test(t) && l.bytes === undefined) q = t;
+  }
+  return q;
 }

@@ -34,21 +34,38 @@ export function foldPays(hiddenLines: number, hiddenBytes: number, note: string)
   return hiddenLines >= FOLD_MIN_LINES && hiddenBytes > markerBytes(note);
 }
 
+/**
+ * A line no stage may hide, fold or change: one that states a failure, and one that is not
+ * valid UTF-8 (its own bytes go out as they came: an undecodable byte costs its line, never the
+ * rest of the output).
+ */
+export function mustStay(l: Line): boolean {
+  return l.tier === 'failure' || l.bytes !== undefined;
+}
+
 /** One line's exact original text: before any redraw fold, with its own terminator. */
 export function lineBytes(l: Line): string {
   return (l.raw ?? l.text) + l.eol;
 }
 
-/** How many bytes `lineBytes(l)` is, without building it (the line ending is ASCII). */
+/** How many bytes the line is as it came (the line ending is ASCII). */
 export function lineByteLength(l: Line): number {
-  return Buffer.byteLength(l.raw ?? l.text) + l.eol.length;
+  return (l.bytes ? l.bytes.length : Buffer.byteLength(l.raw ?? l.text)) + l.eol.length;
 }
 
 /** The exact bytes a run of lines stands for: what an archive stores and a handle names. */
 export function runBytes(lines: readonly Line[]): Buffer {
   let s = '';
-  for (const l of lines) s += lineBytes(l);
-  return Buffer.from(s, 'utf8');
+  let parts: Buffer[] | null = null;
+  for (const l of lines) {
+    if (l.bytes === undefined) { s += lineBytes(l); continue; }
+    parts ??= [];
+    parts.push(Buffer.from(s, 'utf8'), l.bytes, Buffer.from(l.eol, 'latin1'));
+    s = '';
+  }
+  if (!parts) return Buffer.from(s, 'utf8');
+  parts.push(Buffer.from(s, 'utf8'));
+  return Buffer.concat(parts);
 }
 
 export const MARKER_RE = /^\[omni: (.*) — omni retrieve ([0-9a-f]{16})\]$/;

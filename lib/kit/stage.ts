@@ -19,6 +19,14 @@ export class RunState {
   /** Lines a stage dropped without a marker (squeezed blank lines), and their bytes. */
   droppedLines = 0;
   droppedBytes = 0;
+  /**
+   * Lines a rewritten form left out without a marker (taken into a condensed line, or git's
+   * bookkeeping), and their bytes: the closing receipt names the whole raw output and counts them.
+   */
+  leftOutLines = 0;
+  leftOutBytes = 0;
+  /** What the rewritten form did, said in that receipt ("one line per commit"), each once. */
+  rewrites: string[] = [];
   /** Set by the distill stage: which distiller ran. */
   distiller = 'none';
   /** Its family for stats (test, build, git, …): the spec's `family`, set with `distiller`. */

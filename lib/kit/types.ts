@@ -24,6 +24,12 @@ export interface Line {
   eol: string;
   /** The exact original text when a redraw fold changed `text` (so archives stay exact). */
   raw?: string;
+  /**
+   * The exact bytes of a line that is not valid UTF-8 (its terminator excluded): `text` is then
+   * a lossy decoding, read for its shape only. Such a line is never hidden or changed: render
+   * sends these bytes (lib/kit/marker.ts `mustStay`).
+   */
+  bytes?: Buffer;
   /** `text` without ANSI colour; set by classify, what render prints by default. */
   plain?: string;
   /** Set by the classify stage. */

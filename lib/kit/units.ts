@@ -10,8 +10,9 @@ import type { Item, Line } from './types.js';
  *   'repeat'         log records: a record whose template was seen earlier between two
  *                    barriers is hidden in place; the first of each stays
  *   'rewrite'        rewritten forms (git log one line per commit, diff hunks renumbered,
- *                    a search's paths grouped): lines condensed in place, removed lines behind
- *                    one summary marker, beside the whole raw output render names
+ *                    a search's paths grouped): lines condensed in place or left out (taken
+ *                    into a condensed line), said in the closing receipt that names the whole
+ *                    raw output; a contiguous run may still fold behind a marker in its place
  */
 
 /** What a recogniser says about one line. Module constants: no per-line allocation. */
@@ -64,44 +65,57 @@ export interface Repeats {
   barrier(l: Line): boolean;
   /** A line that belongs to the record above it (an indented continuation). */
   continues(l: Line): boolean;
-  /** The record's template: records with the same one fold; null = it stays where it is. */
-  key(l: Line): string | null;
-  /** The notes of one hidden run, most telling first; `keyOf` names each hidden record's template. */
-  note(hidden: Line[], keyOf: (l: Line) => string | undefined): readonly string[];
+  /**
+   * The record's template (its first line and the lines that continue it): records with the same
+   * one fold; null = it stays where it is.
+   */
+  key(record: readonly Line[]): string | null;
+  /**
+   * The notes of one hidden run, most telling first; `keyOf` names each hidden record's template
+   * (and a kept record's); `above` is the line the marker follows.
+   */
+  note(hidden: Line[], keyOf: (l: Line) => string | undefined, above?: Line): readonly string[];
 }
 
-/** What the engine lends a 'rewrite' unit: lines hidden and condensed into one summary marker. */
+/**
+ * What the engine lends a 'rewrite' unit. A rewritten form changes lines in place (`condense`)
+ * and leaves lines out (`leave`): render's closing receipt names the whole raw output and says
+ * what was done (`say`). A marker never gathers lines from several places: `fold` hides one
+ * contiguous run of input lines behind one marker standing where the run stood.
+ */
 export interface Rewrites {
-  /** Hides a line; refuses (returns false) for a failure line, which must stay. */
-  hide(l: Line): boolean;
-  /** Prints `text` instead of the line (the whole raw output is archived by render). */
-  condense(l: Line, text: string): void;
-  /** Lines hidden since the last marker. */
-  readonly count: number;
+  /** Prints `text` instead of the line; refuses (returns false) a failure line or one that is not UTF-8, which stays as it is. */
+  condense(l: Line, text: string): boolean;
   /**
-   * Appends one marker for the lines hidden since the last one. Before the end of the run
-   * (`final` false) it waits until they are worth a marker, so a slow producer's small
-   * batches do not each get one. A marker that does not pay (or hides fewer than
-   * `minBytes`) is not made: its lines go back in input order, condensed lines restored.
+   * Leaves the line out of the output: its content is in a condensed line (git log's `Author:`
+   * line in the commit's one line) or it is git's own bookkeeping (an `index` line). The closing
+   * receipt counts it. Refuses (returns false) a failure line or one that is not UTF-8, which must stay.
    */
-  flush(out: Item[], note: (hidden: Line[]) => string, minBytes?: number, final?: boolean): void;
+  leave(l: Line): boolean;
+  /**
+   * Hides consecutive input lines (nothing between them left out) behind one marker where they
+   * stood, when it pays (`foldPays`); otherwise, and around a failure line, the lines go out as
+   * they are. `note` says what the run is.
+   */
+  fold(run: Line[], note: (hidden: Line[]) => string, out: Item[]): void;
+  /** A phrase for the closing receipt saying what the rewritten form did ("one line per commit"). */
+  say(what: string): void;
 }
 
 /** A rewriting handler's hooks: `line` gets every input line, `batchEnd` what was held. */
 export interface LineHandler {
   line(l: Line, out: Item[]): void;
   /**
-   * Flush what the handler held (markers go at the end of what is flushed). `final` is
-   * the end of the run; before it, a streaming handler may keep holding hidden lines.
+   * Flush what the handler held. `final` is the end of the run; before it, a streaming
+   * handler may keep holding lines it has not decided yet.
    */
   batchEnd?(out: Item[], final: boolean): void;
 }
 
-/** The 'rewrite' unit: a handler over lines, given the engine's `Rewrites` to hide and condense with. */
+/** The 'rewrite' unit: a handler over lines, given the engine's `Rewrites` to condense, leave out and fold with. */
 export interface Rewriting {
   unit: 'rewrite';
-  /** `rewrites()` opens one summary marker's collection (a form inside a form gets its own). */
-  lines(rewrites: () => Rewrites): LineHandler;
+  lines(rewrites: Rewrites): LineHandler;
 }
 
 /** What one run of a distiller recognises: one of the units. */

@@ -49,6 +49,8 @@ export const NOISE: RegExp[] = [
   /^\s*[\[(|]?[#=>\-.\s█░▓▒■□▇▆▅▄▃▂▁⣿]{8,}[\])|]?\s*\d{1,3}(\.\d+)?\s?%/,
   /^\s*\d{1,3}(\.\d+)?\s?%\s*(\||$)/,
   /^\s*[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏⣾⣽⣻⢿⡿⣟⣯⣷]\s/,
+  // wget's dot progress: `  4950K .......... .......... .......... 62% 123M 0s`.
+  /^\s*\d+[KMG] (\.{1,10} ?){1,8}\s+\d{1,3}%/,
   // Transfers and fetches.
   /^\s*(Downloading|Downloaded|Fetching|Fetched|Resolving|Receiving objects|Resolving deltas|Unpacking objects|Counting objects|Compressing objects|Enumerating objects|Writing objects|Get:\d+|Hit:\d+|Ign:\d+|Progress|Preparing to unpack|Selecting previously unselected|Reading database)\b/,
   /^remote: (Counting|Compressing|Enumerating|Total)\b/,
@@ -58,8 +60,7 @@ export const NOISE: RegExp[] = [
  * Verdicts that read like something else, whoever owns the run: signals before any list is
  * asked. apt-get's closing `Fetched 9422 kB in 2s (5404 kB/s)` is a summary, not a transfer
  * line (NOISE's `Fetched`); it is here, not among install's own lines, because apt's output
- * reaches runs install does not own: `apt-get -o Dir::State::Lists=… update` (corpus 809),
- * `sudo apt-get …`, `apt-get update && apt-get install …` are generic's.
+ * reaches runs install does not own: `sudo apt-get …`, a script or a Makefile that runs apt.
  */
 export const VERDICTS: RegExp[] = [
   /^Fetched [\d.,]+ [kMG]?B in [\dhms ]+ \([\d.,]+ [kMG]?B\/s\)\s*$/,
@@ -183,7 +184,32 @@ export class OwnLines {
   }
 }
 
+/** What classify asks of a run's own lines: one spec's, or several specs' together. */
+export interface OwnTier {
+  tierOf(plain: string): Tier | null;
+}
+
 const ownLinesOf = new WeakMap<DistillerSpec, OwnLines | null>();
+
+/**
+ * The own lines of several specs that may each have printed a line (a chain's producers): a
+ * line one of them calls a failure is a failure, else one any calls a signal is a signal.
+ */
+export function ownLinesOfAll(specs: readonly DistillerSpec[]): OwnTier | null {
+  const all = specs.map(ownLines).filter((o): o is OwnLines => o !== null);
+  if (all.length <= 1) return all[0] ?? null;
+  return {
+    tierOf(plain) {
+      let t: Tier | null = null;
+      for (const o of all) {
+        const x = o.tierOf(plain);
+        if (x === 'failure') return x;
+        if (x) t = x;
+      }
+      return t;
+    },
+  };
+}
 
 /** The own lines of the spec that owns a run, or null when it declares none. Built once per spec. */
 export function ownLines(spec: DistillerSpec | null | undefined): OwnLines | null {
@@ -197,7 +223,7 @@ export function ownLines(spec: DistillerSpec | null | undefined): OwnLines | nul
  * Pure: the tier of one line given its visible text, the previous line's and the lines of the
  * spec that owns the run (`own`: its failures and signals come first).
  */
-export function classifyLine(plain: string, prevPlain: string | null, own: OwnLines | null = null): Tier {
+export function classifyLine(plain: string, prevPlain: string | null, own: OwnTier | null = null): Tier {
   if (own) {
     const t = own.tierOf(plain);
     if (t) return t;
@@ -248,6 +274,12 @@ export interface RunOwner {
   readonly tool: DistillerSpec | null;
   /** Chooses by these first lines when no command did (their plain text is set). */
   choose(head: readonly Line[]): void;
+  /** Each batch before it is classified: a mixed run's tools may join (lib/distillers/mix.ts). */
+  observe?(lines: readonly Line[]): void;
+  /** A mixed run's own lines at line `index` (every tool's that may have printed it), or null. */
+  ownAt?(index: number): OwnTier | null;
+  /** Several tools may have printed the run: `ownAt` says whose lines apply. */
+  readonly mix?: unknown;
 }
 
 /**
@@ -257,19 +289,21 @@ export interface RunOwner {
  */
 export function classify(run: RunState, owner?: RunOwner) {
   let prev: string | null = null;
-  let own: OwnLines | null | undefined = owner ? undefined : null;
+  let own: OwnTier | null | undefined = owner ? undefined : null;
+  const mixed = !!owner?.mix;
   return batchStage(run, (batch, push) => {
     if (own === undefined) {
       if (!owner!.spec) {
         for (const it of batch.items) if (it.kind === 'line') plainOf(it);
         owner!.choose(batch.items.filter((i): i is Line => i.kind === 'line'));
       }
-      own = ownLines(owner!.tool);
+      own = mixed ? null : ownLines(owner!.tool);
     }
+    if (mixed) owner!.observe!(batch.items.filter((i): i is Line => i.kind === 'line'));
     for (const it of batch.items) {
       if (it.kind !== 'line') continue;
       const p = plainOf(it);
-      it.tier = classifyLine(p, prev, own);
+      it.tier = classifyLine(p, prev, mixed ? owner!.ownAt!(it.index) : own);
       if (it.tier === 'failure') run.failureLines++;
       prev = p;
     }

@@ -1,6 +1,7 @@
 import type { Item, Line } from '../kit/types.js';
 import { batchStage, type RunState } from '../kit/stage.js';
 import { foldPays, lineByteLength } from '../kit/marker.js';
+import { saysFailureOrWarning } from '../kit/words.js';
 
 /** Collapse steps in only when distill saved less than this share of a batch. */
 export const COLLAPSE_TRIGGER_RATIO = 0.3;
@@ -9,7 +10,8 @@ export const COLLAPSE_TRIGGER_RATIO = 0.3;
  * collapse: the fallback. When the distiller saved too little on a batch, runs of
  * positively recognised noise lines that are not alike (so distill could not fold them)
  * become first line, marker, last line. It reads only input lines: markers from earlier
- * stages pass through and end a run; failure and signal lines are never touched.
+ * stages pass through and end a run; failure and signal lines, and noise holding a word of a
+ * failure or a warning, are never touched.
  */
 export function collapse(run: RunState) {
   return batchStage(run, (batch, push) => {
@@ -46,7 +48,7 @@ export function collapse(run: RunState) {
       runLines = [];
     };
     for (const it of batch.items) {
-      if (it.kind === 'line' && it.tier === 'noise' && (it.plain ?? it.text).trim() !== '') runLines.push(it);
+      if (it.kind === 'line' && it.tier === 'noise' && it.bytes === undefined && (it.plain ?? it.text).trim() !== '' && !saysFailureOrWarning(it.plain ?? it.text)) runLines.push(it);
       else { close(); out.push(it); }
     }
     close();

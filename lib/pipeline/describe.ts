@@ -7,7 +7,7 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import type { PipelineContext } from '../kit/types.js';
 import type { RuleSet } from '../rules/load.js';
-import { routeCommand, specByName } from '../distillers/registry.js';
+import { routeCommand, specByName, type Route } from '../distillers/registry.js';
 import { passthroughRequested } from '../command/passthrough.js';
 
 /** exec and pipe hold output this long before streaming (README: "the hold-back window"). */
@@ -45,10 +45,15 @@ export type Routing =
        * where a rule of one's own owns the run, the spec of the tool that printed it. A rule
        * decides what is hidden, never what states a failure.
        */
-      readonly tool: DistillerSpec;
+      readonly tool: DistillerSpec | null;
       readonly argv: string[];
       readonly distiller: string;
       readonly family: string;
+      /**
+       * Several producers, or one that names no tool (`make test`, `npm test`): the route whose
+       * producers a mixed run is read by (lib/distillers/mix.ts; each run builds its own Mix).
+       */
+      readonly mixed: Route | null;
     }
   /** No command line: the first batch picks the spec (a bare `omni pipe`, an MCP tool's text). */
   | { readonly kind: 'sniff' };
@@ -93,7 +98,7 @@ function routingOf(req: RunRequest): { routing: Routing; unowned: boolean } {
     // A host's file read is a file's text, every line of it the answer: the read distiller keeps
     // it as it is (the ledger may still fold a head the reader was shown).
     const spec = specByName('read');
-    return { routing: { kind: 'spec', spec, tool: spec, argv: [], distiller: spec.name, family: spec.family }, unowned: false };
+    return { routing: { kind: 'spec', spec, tool: spec, argv: [], distiller: spec.name, family: spec.family, mixed: null }, unowned: false };
   }
   if (!req.command) return { routing: { kind: 'sniff' }, unowned: false };
   // Rules of one's own belong to a place: a door names its cwd (or a set is given). A bare
@@ -103,9 +108,15 @@ function routingOf(req: RunRequest): { routing: Routing; unowned: boolean } {
   const route = routeCommand(req.command, scope);
   const spec = route.spec ?? specByName(route.distiller ?? 'generic');
   const owned = route.distiller !== null;
-  const tool = route.rule ? specByName(routeCommand(req.command).distiller ?? 'generic') : spec;
+  // A rule's run: the built-in spec of the tool its producer runs.
+  const tool = route.rule ? route.producers?.[0]?.tool ?? null : spec;
+  const argv = route.argv ?? [];
+  if (owned && route.mixed) {
+    // A mixed run is counted as the route's lead (or, naming none, as what its output names first).
+    return { routing: { kind: 'spec', spec, tool, argv, distiller: route.distiller!, family: route.family, mixed: route }, unowned: false };
+  }
   return {
-    routing: { kind: 'spec', spec, tool, argv: route.argv ?? [], distiller: owned ? spec.name : 'none', family: owned ? spec.family : 'none' },
+    routing: { kind: 'spec', spec, tool, argv, distiller: owned ? spec.name : 'none', family: owned ? spec.family : 'none', mixed: null },
     unowned: !owned,
   };
 }

@@ -7,7 +7,7 @@ import type { Item, Marker } from './types.js';
 import type { RunState } from './stage.js';
 import type { RunDescription } from './describe.js';
 import { formatMarker, HANDLE_PLACEHOLDER } from './marker.js';
-import { asCame, changedInPlace, markerLine, changeKind, shown, type Receipts } from './render-output.js';
+import { asCame, changedInPlace, Chunks, markerLine, changeKind, rewriteNotes, shown, sizeOf, type Receipts } from './render-output.js';
 
 /** A distillation must save at least this many bytes… */
 export const GATE_MIN_SAVED_BYTES = 100;
@@ -30,16 +30,16 @@ export function judgeHeld(desc: RunDescription, run: RunState, held: Item[], raw
   const verdict = gate(desc, run, held, raw.length, failed, exitCode);
   if (verdict) return { kind: 'as-came', verbatim: verdict, failedExit: failed, rawHandle: null };
   const r = renderHeld(held, receipts);
-  let text = r.text;
+  const text = r.text;
   let rawHandle: string | null = null;
   // Masked secrets alone owe no receipt: a mask is no removal, and no marker may name a handle
-  // that hands the value back.
-  if (run.droppedBytes + r.removed > 0 || r.condensedLines > 0) {
+  // that hands the value back. Lines a rewritten form left out are removed bytes.
+  if (run.droppedBytes + run.leftOutBytes + r.removed > 0 || r.condensedLines > 0) {
     rawHandle = receipts.put(raw);
     if (!rawHandle) return { kind: 'as-came', verbatim: 'archive-failed', failedExit: false, rawHandle: null };
-    text += footer(r.colourLines, r.condensedLines, run, rawHandle, text);
+    text.add(footer(r.colourLines, r.condensedLines, run, rawHandle, text.open));
   }
-  const out = Buffer.from(text);
+  const out = text.toBuffer();
   // Every branch that gives up on the distilled form sends the raw bytes with the secrets masked,
   // which are never larger than the input, so no held output is.
   if (out.length >= raw.length || raw.length - out.length < GATE_MIN_SAVED_BYTES) return { kind: 'as-came', verbatim: 'too-little-saved', failedExit: false, rawHandle };
@@ -70,24 +70,27 @@ export function gate(desc: Pick<RunDescription, 'tool'>, run: RunState, items: I
   return null;
 }
 
-/** The held items as text: every marker archived first (unarchived, its lines go out as they came). */
-function renderHeld(items: Item[], receipts: Receipts): { text: string; removed: number; colourLines: number; condensedLines: number } {
+/**
+ * The held items as output: every marker archived first (unarchived, its lines go out as they
+ * came); a line that is not UTF-8 goes out as its exact bytes.
+ */
+function renderHeld(items: Item[], receipts: Receipts): { text: Chunks; removed: number; colourLines: number; condensedLines: number } {
   const handles = receipts.markers(items);
-  const r = { text: '', removed: 0, colourLines: 0, condensedLines: 0 };
+  const r = { text: new Chunks(), removed: 0, colourLines: 0, condensedLines: 0 };
   // True while the last thing rendered is a line with no terminator (markerLine, ./render-output.ts).
   let dangling = false;
   let k = 0;
   for (const it of items) {
     if (it.kind === 'line') {
       const vis = shown(it);
-      r.text += vis;
+      r.text.add(vis);
       dangling = it.eol === '';
-      if (changedInPlace(it)) {
+      if (!it.bytes && changedInPlace(it)) {
         // Compared with the line as it came, secrets masked: a mask alone is no removal and
         // owes no receipt.
         const came = asCame(it);
         if (vis !== came) {
-          r.removed += Math.max(0, Buffer.byteLength(came) - Buffer.byteLength(vis));
+          r.removed += Math.max(0, sizeOf(came) - sizeOf(vis));
           const kind = changeKind(it);
           if (kind === 'colour') r.colourLines++;
           else if (kind === 'condensed') r.condensedLines++;
@@ -98,11 +101,11 @@ function renderHeld(items: Item[], receipts: Receipts): { text: string; removed:
     const handle = handles[k++];
     const last = it.hidden[it.hidden.length - 1];
     if (!handle) {
-      r.text += it.hidden.map(asCame).join('');
+      for (const h of it.hidden) r.text.add(asCame(h));
       if (last) dangling = last.eol === '';
       continue;
     }
-    r.text += markerLine(it.note, handle, last?.eol, dangling);
+    r.text.add(markerLine(it.note, handle, last?.eol, dangling));
     dangling = false;
   }
   return r;
@@ -113,14 +116,17 @@ function renderHeld(items: Item[], receipts: Receipts): { text: string; removed:
  * secrets are not among them (`omni retrieve` masks them again; a person reads them with
  * `omni retrieve --reveal`).
  */
-function footer(colourLines: number, condensedLines: number, run: RunState, handle: string, text: string): string {
+function footer(colourLines: number, condensedLines: number, run: RunState, handle: string, open: boolean): string {
   const what: string[] = [];
   if (colourLines) what.push(`colour codes on ${colourLines} lines`);
   if (run.redraws) what.push(`${run.redraws} progress redraws`);
   if (run.droppedLines) what.push(`${run.droppedLines} blank lines`);
   const removed = what.length ? `${what.join(', ')} removed` : '';
-  const condensed = condensedLines ? `${condensedLines} lines condensed` : '';
-  const note = [removed, condensed].filter(Boolean).join('; ') || 'output condensed';
-  const sep = text.length && !text.endsWith('\n') ? '\n' : '';
+  // A rewritten form says what it did; its own counts would only repeat it.
+  const said = rewriteNotes(run.rewrites);
+  const left = !said.length && run.leftOutLines ? `${run.leftOutLines} lines left out` : '';
+  const condensed = !said.length && condensedLines ? `${condensedLines} lines condensed` : '';
+  const note = [...said, removed, left, condensed].filter(Boolean).join('; ') || 'output condensed';
+  const sep = open ? '\n' : '';
   return sep + formatMarker(`${note}; whole output`, handle) + '\n';
 }

@@ -10,16 +10,17 @@ export const MAX_LINE_BYTES = 1 << 20;
 /**
  * frame: raw bytes -> batches of lines. Lines keep their exact terminators; carriage-return
  * redraws (progress bars, spinners) fold to their final visible segment, with the original
- * kept in `raw` so the archive stays exact. Invalid UTF-8 or a NUL byte switches the run to
- * passthrough: from then on only byte offsets travel, until render hands the run over and
- * createPipeline copies the raw chunks straight through.
+ * kept in `raw` so the archive stays exact. A line that is not valid UTF-8 keeps its exact
+ * bytes (`bytes`) and goes out as it came; the lines around it are distilled as ever. A NUL
+ * byte (binary) switches the run to passthrough: from then on only byte offsets travel, until
+ * render hands the run over and createPipeline copies the raw chunks straight through.
  */
 export function frame(run: RunState): Transform {
   let pending: Buffer | null = null;
   let offset = 0; // raw offset of the first byte of `pending` (or of the next chunk)
   let index = 0;
 
-  const toLines = (region: Buffer, base: number, final: boolean): Line[] => {
+  const toLines = (region: Buffer, base: number, final: boolean, valid: boolean): Line[] => {
     // Each line is decoded on its own, between the native scan's newlines (0x0A never occurs
     // inside a UTF-8 sequence, so this is the region's text cut at its newlines): a line of
     // ASCII then becomes a one-byte string even when its neighbours are not, which every
@@ -33,24 +34,28 @@ export function frame(run: RunState): Transform {
         if (final && bpos < n) {
           const body = region.toString('utf8', bpos, n);
           const line: Line = { kind: 'line', text: body, eol: '', tier: 'text', index: index++, end: base + n };
-          if (body.indexOf('\r') >= 0) foldRedraw(line, run);
+          if (!valid && !isUtf8(region.subarray(bpos, n))) line.bytes = Buffer.from(region.subarray(bpos, n));
+          else if (body.indexOf('\r') >= 0) foldRedraw(line, run);
           lines.push(line);
         }
         break;
       }
       const crlf = bnl > bpos && region[bnl - 1] === 13;
-      const body = region.toString('utf8', bpos, crlf ? bnl - 1 : bnl);
+      const stop = crlf ? bnl - 1 : bnl;
+      const body = region.toString('utf8', bpos, stop);
       const line: Line = { kind: 'line', text: body, eol: crlf ? '\r\n' : '\n', tier: 'text', index: index++, end: base + bnl + 1 };
-      if (body.indexOf('\r') >= 0) foldRedraw(line, run);
+      // Only a region that is not valid UTF-8 as a whole has lines that are not: each is checked.
+      if (!valid && !isUtf8(region.subarray(bpos, stop))) line.bytes = Buffer.from(region.subarray(bpos, stop));
+      else if (body.indexOf('\r') >= 0) foldRedraw(line, run);
       lines.push(line);
       bpos = bnl + 1;
     }
     return lines;
   };
 
+  /** A NUL byte: binary, passed through from here. */
   const check = (region: Buffer): boolean => {
     if (region.indexOf(0) >= 0) { run.passthrough = 'binary'; return false; }
-    if (!isUtf8(region)) { run.passthrough = 'invalid-utf8'; return false; }
     return true;
   };
 
@@ -67,7 +72,8 @@ export function frame(run: RunState): Transform {
       let cut = buf.lastIndexOf(10) + 1;
       if (cut === 0 && buf.length > MAX_LINE_BYTES) {
         cut = MAX_LINE_BYTES;
-        while (cut > 0 && (buf[cut] & 0xc0) === 0x80) cut--;
+        // Not inside a UTF-8 sequence (at most 3 bytes back: bytes that are not UTF-8 may be anything).
+        while (cut > MAX_LINE_BYTES - 3 && (buf[cut] & 0xc0) === 0x80) cut--;
       }
       if (cut === 0) { pending = buf; return cb(); }
       const region = buf.subarray(0, cut);
@@ -80,7 +86,7 @@ export function frame(run: RunState): Transform {
         this.push({ items: [], end: offset } satisfies Batch);
         return cb();
       }
-      const items = toLines(region, base, cut > 0 && buf[cut - 1] !== 10);
+      const items = toLines(region, base, cut > 0 && buf[cut - 1] !== 10, isUtf8(region));
       this.push({ items, end: offset } satisfies Batch);
       cb();
     },
@@ -91,7 +97,7 @@ export function frame(run: RunState): Transform {
         offset += region.length;
         pending = null;
         if (!run.passthrough && check(region)) {
-          this.push({ items: toLines(region, base, true), end: offset } satisfies Batch);
+          this.push({ items: toLines(region, base, true, isUtf8(region)), end: offset } satisfies Batch);
         } else {
           this.push({ items: [], end: offset } satisfies Batch);
         }

@@ -110,6 +110,17 @@ function itemBytes(it: Item): number {
 
 type State = 'session' | 'project';
 
+/**
+ * A fold's marker stands for one contiguous run of the input: a line joins the open run only
+ * when it is the input line right after the run's last one (a rewritten form leaves lines out,
+ * and the generic fold squeezes blank lines, so two neighbours in the output need not be
+ * neighbours in the input).
+ */
+function follows(r: { lines: Line[] }, l: Line): boolean {
+  const last = r.lines[r.lines.length - 1];
+  return last === undefined || l.index === last.index + 1;
+}
+
 interface Run {
   state: State;
   lines: Line[];
@@ -201,8 +212,9 @@ export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | nul
     // signal lines (verdicts, summaries): on the corpus replay, folding them hid re-runs'
     // "Tests 500 passed" lines. Both end a run.
     if (tiersCount && (line.tier === 'failure' || line.tier === 'signal')) return null;
-    // Nor is a line this run shows in another form: the reader gets that form, not a fold.
-    if (line.out !== undefined) return null;
+    // Nor is a line this run shows in another form (or its exact bytes, not UTF-8): the reader
+    // gets that form, not a fold.
+    if (line.out !== undefined || line.bytes !== undefined) return null;
     // Nor a patch's headers and hunk lines (they were placed before this, in `step`).
     const t = (line.plain ?? line.text).trim();
     if (t.length === 0) return 'blank';
@@ -225,6 +237,7 @@ export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | nul
       return;
     }
     const st = stateOf(it);
+    if (cur && !follows(cur, it)) closeRun(false);
     if (st === 'blank') {
       if (cur) {
         cur.lines.push(it);

@@ -13,11 +13,16 @@
  *   place and nothing folded there is no receipt and no marker at all: the output is the raw
  *   bytes, failing exit or not (defect 6).
  */
+import { isUtf8 } from 'node:buffer';
 import type { Item, Line, Marker } from './types.js';
+import type { RunState } from './stage.js';
 import type { Spool } from './spool.js';
 import { formatMarker, HANDLE_PLACEHOLDER, lineByteLength } from './marker.js';
 import { maskSecrets } from './redact.js';
-import { asCame, changedInPlace, markerLine, changeKind, countLines, maskedRaw, redrawsIn, shown, type Output, type Receipts } from './render-output.js';
+import {
+  asCame, changedInPlace, Chunks, markerLine, changeKind, countLines, maskedRaw, redrawsIn, REWRITE_NOTES_MAX_BYTES, rewriteNotes, shown, sizeOf,
+  type Output, type Receipts,
+} from './render-output.js';
 
 /** What the closing receipt of a streamed run counts: only what really went out changed. */
 interface StreamTally {
@@ -25,20 +30,26 @@ interface StreamTally {
   condensedLines: number;
   redraws: number;
   blankLines: number;
+  /** Lines a rewritten form left out (a gap in the raw order that is not blank). */
+  leftOut: number;
   /** Fold markers printed with a handle. */
   markers: number;
 }
 
-const noTally = (): StreamTally => ({ colourLines: 0, condensedLines: 0, redraws: 0, blankLines: 0, markers: 0 });
+const noTally = (): StreamTally => ({ colourLines: 0, condensedLines: 0, redraws: 0, blankLines: 0, leftOut: 0, markers: 0 });
 
 /** One batch built both ways: `short` with lines changed in place and squeezed blank lines left out, `asIs` with them as they came. */
 interface BatchForms {
-  short: string;
-  asIs: string;
+  short: Chunks;
+  asIs: Chunks;
   shortBytes: number;
   /** Something in `short` differs from `asIs`. */
   differs: boolean;
-  /** No item stands before raw bytes already covered (a rewritten form reorders them). */
+  /**
+   * No item stands before raw bytes already covered. A rewritten form (git log's one line per
+   * commit) leaves lines out; its receipt names the whole raw output, and without the budget for
+   * that receipt the batch's raw bytes go out instead, since `asIs` would lack the lines left out.
+   */
   inOrder: boolean;
   /** The raw offset the batch reaches. */
   at: number;
@@ -54,10 +65,10 @@ export class StreamBudget {
   /** True while the last thing rendered is a line with no terminator (markerLine, ./render-output.ts). */
   private dangling = false;
 
-  constructor(private readonly spool: Spool, private readonly output: Output, private readonly receipts: Receipts) {}
+  constructor(private readonly spool: Spool, private readonly output: Output, private readonly receipts: Receipts, private readonly run: RunState) {}
 
-  /** Streaming: one batch's text under the budget. */
-  batch(items: Item[]): string {
+  /** Streaming: one batch's bytes under the budget. */
+  batch(items: Item[]): Buffer {
     const handles = this.receipts.markers(items);
     const from = this.output.rawEmitted;
     const f = this.forms(items, handles);
@@ -66,10 +77,10 @@ export class StreamBudget {
     // holds the receipt's reserve afterwards; otherwise those lines go out as they came.
     // Without an archive no receipt can be written, so nothing changes in place.
     if (!f.differs || !this.receipts.available || this.output.rawEmitted - this.output.written - f.shortBytes < RECEIPT_RESERVE_BYTES) {
-      if (f.inOrder) return f.asIs;
+      if (f.inOrder) return f.asIs.toBuffer();
       // Later batches skip what this covers (a hider may still owe a marker for these lines).
       this.rawCut = f.at;
-      return maskedRaw(this.spool.slice(from, f.at), items, from).toString('utf8');
+      return maskedRaw(this.spool.slice(from, f.at), items, from);
     }
     this.receiptOwed = true;
     const t = this.tally;
@@ -77,7 +88,8 @@ export class StreamBudget {
     t.condensedLines += f.tally.condensedLines;
     t.redraws += f.tally.redraws;
     t.blankLines += f.tally.blankLines;
-    return f.short;
+    t.leftOut += f.tally.leftOut;
+    return f.short.toBuffer();
   }
 
   /**
@@ -89,11 +101,12 @@ export class StreamBudget {
   close(write: (s: string | Buffer) => void, exitCode: number | null): { changed: boolean; rawHandle: string | null } {
     const { spool, output } = this;
     if (output.rawEmitted < spool.total) {
-      const text = spool.slice(output.rawEmitted, spool.total).toString('utf8');
+      const rest = spool.slice(output.rawEmitted, spool.total);
+      const text = rest.toString('utf8');
       const bank = spool.total - output.written;
       output.rawEmitted = spool.total;
       if (text.trim() === '' && bank >= RECEIPT_RESERVE_BYTES) { this.receiptOwed = true; this.tally.blankLines += countLines(text); }
-      else write(Buffer.from(maskSecrets(text)));
+      else write(isUtf8(rest) ? Buffer.from(maskSecrets(text)) : rest);
     }
     const changed = this.receiptOwed || this.tally.markers > 0;
     if (!changed) return { changed, rawHandle: null };
@@ -102,14 +115,14 @@ export class StreamBudget {
     const capped = spool.truncated ? ` (first ${raw.length} bytes)` : '';
     const bank = output.rawEmitted - output.written;
     const sep = output.endsLine ? '' : '\n';
-    if (!this.receiptOwed && !(failed && receiptBytes(this.tally, false, exitCode, capped, sep) <= bank)) return { changed, rawHandle: null };
+    if (!this.receiptOwed && !(failed && receiptBytes(this.tally, false, exitCode, capped, sep, []) <= bank)) return { changed, rawHandle: null };
     const handle = this.receipts.put(raw);
-    if (handle) write(streamReceipt(this.tally, this.receiptOwed, failed ? exitCode : null, handle, capped, sep));
+    if (handle) write(streamReceipt(this.tally, this.receiptOwed, failed ? exitCode : null, handle, capped, sep, this.run.rewrites));
     return { changed, rawHandle: handle };
   }
 
   private forms(items: Item[], handles: Array<string | null>): BatchForms {
-    const f: BatchForms = { short: '', asIs: '', shortBytes: 0, differs: false, inOrder: true, at: this.output.rawEmitted, tally: noTally() };
+    const f: BatchForms = { short: new Chunks(), asIs: new Chunks(), shortBytes: 0, differs: false, inOrder: true, at: this.output.rawEmitted, tally: noTally() };
     let k = 0;
     for (const it of items) {
       if (it.kind === 'line') this.line(f, it);
@@ -118,14 +131,17 @@ export class StreamBudget {
     return f;
   }
 
-  /** Only squeezed blank lines leave a gap; anything else (an item out of raw order) is covered where it stands. */
+  /**
+   * Squeezed blank lines leave a gap, and so do the lines a rewritten form left out: the short
+   * form goes without them and owes the receipt that names the whole raw output.
+   */
   private gapBefore(f: BatchForms, start: number): void {
     if (start <= f.at) return;
     const text = this.spool.slice(f.at, start).toString('utf8');
-    if (text.trim() !== '') { f.inOrder = false; return; }
+    if (text.trim() !== '') { f.inOrder = false; f.differs = true; f.tally.leftOut += countLines(text); return; }
     f.differs = true;
     f.tally.blankLines += countLines(text);
-    f.asIs += text;
+    f.asIs.add(text);
   }
 
   /** Where an item's raw bytes start, against what the batch covered so far. */
@@ -140,26 +156,26 @@ export class StreamBudget {
     if (it.end <= this.rawCut) return; // already out as raw bytes
     this.place(f, it.end - rawLen, it.end);
     this.dangling = it.eol === '';
-    if (!changedInPlace(it)) {
+    if (!changedInPlace(it) && it.bytes === undefined) {
       const x = it.text + it.eol;
-      f.short += x;
-      f.asIs += x;
+      f.short.add(x);
+      f.asIs.add(x);
       f.shortBytes += rawLen;
       return;
     }
     const vis = shown(it);
     const came = asCame(it);
-    if (vis === came) {
-      // Only masked: it goes out masked either way and owes no receipt.
-      f.short += came;
-      f.asIs += came;
-      f.shortBytes += Buffer.byteLength(came);
+    if (it.bytes || vis === came) {
+      // Only masked (or bytes that are not UTF-8): it goes out so either way and owes no receipt.
+      f.short.add(came);
+      f.asIs.add(came);
+      f.shortBytes += sizeOf(came);
       return;
     }
-    f.shortBytes += Buffer.byteLength(vis);
+    f.shortBytes += sizeOf(vis);
     f.differs = true;
-    f.short += vis;
-    f.asIs += came;
+    f.short.add(vis);
+    f.asIs.add(came);
     const kind = changeKind(it);
     if (kind === 'colour') f.tally.colourLines++;
     else if (kind === 'condensed') f.tally.condensedLines++;
@@ -177,18 +193,22 @@ export class StreamBudget {
     }
     if (last && last.end > f.at) f.at = last.end;
     // Unfolded, the hidden lines go out as they came, secrets masked.
-    const hidden = it.hidden.map(asCame).join('');
+    const hidden = it.hidden.map(asCame);
     const marker = handle ? markerLine(it.note, handle, last?.eol, this.dangling) : '';
     // A fold that does not pay for its marker is not made.
     const markerBytes = Buffer.byteLength(marker);
-    const hiddenBytes = Buffer.byteLength(hidden);
-    const m = !handle || markerBytes > hiddenBytes ? hidden : marker;
-    if (m === marker) this.dangling = false;
-    else if (last) this.dangling = last.eol === '';
-    if (m === marker) this.tally.markers++;
-    f.shortBytes += m === marker ? markerBytes : hiddenBytes;
-    f.short += m;
-    f.asIs += m;
+    const hiddenBytes = hidden.reduce((n, x) => n + sizeOf(x), 0);
+    if (handle && markerBytes <= hiddenBytes) {
+      this.dangling = false;
+      this.tally.markers++;
+      f.shortBytes += markerBytes;
+      f.short.add(marker);
+      f.asIs.add(marker);
+      return;
+    }
+    if (last) this.dangling = last.eol === '';
+    f.shortBytes += hiddenBytes;
+    for (const x of hidden) { f.short.add(x); f.asIs.add(x); }
   }
 }
 
@@ -197,7 +217,7 @@ export class StreamBudget {
  * names the whole raw output (P1). Otherwise only a failing exit asks for one, and only
  * when something was folded.
  */
-function streamReceipt(st: StreamTally, inPlace: boolean, exitCode: number | null, handle: string, capped: string, sep = ''): string {
+function streamReceipt(st: StreamTally, inPlace: boolean, exitCode: number | null, handle: string, capped: string, sep: string, rewrites: readonly string[]): string {
   const what: string[] = [];
   if (st.colourLines) what.push(`colour codes on ${st.colourLines} lines`);
   if (st.redraws) what.push(`${st.redraws} progress redraws`);
@@ -205,20 +225,25 @@ function streamReceipt(st: StreamTally, inPlace: boolean, exitCode: number | nul
   const parts: string[] = [];
   if (exitCode !== null) parts.push(`exit ${exitCode}: output was condensed while streaming`);
   if (inPlace) {
+    // A rewritten form says what it did; its own counts would only repeat it.
+    const said = rewriteNotes(rewrites);
+    parts.push(...said);
     if (what.length) parts.push(`${what.join(', ')} removed`);
-    if (st.condensedLines) parts.push(`${st.condensedLines} lines condensed`);
+    if (!said.length && st.leftOut) parts.push(`${st.leftOut} lines left out`);
+    if (!said.length && st.condensedLines) parts.push(`${st.condensedLines} lines condensed`);
     if (!parts.length) parts.push('output condensed');
   }
   const scope = inPlace ? `whole output${capped}` : `full output${capped}`;
   return sep + formatMarker(`${parts.join('; ')}; ${scope}`, handle) + '\n';
 }
 
-function receiptBytes(st: StreamTally, inPlace: boolean, exitCode: number | null, capped: string, sep = ''): number {
-  return Buffer.byteLength(streamReceipt(st, inPlace, exitCode, HANDLE_PLACEHOLDER, capped, sep));
+function receiptBytes(st: StreamTally, inPlace: boolean, exitCode: number | null, capped: string, sep: string, rewrites: readonly string[]): number {
+  return Buffer.byteLength(streamReceipt(st, inPlace, exitCode, HANDLE_PLACEHOLDER, capped, sep, rewrites));
 }
 
-/** The most a closing receipt can cost: every count at ten digits, a failing exit, a cap. */
+/** The most a closing receipt can cost: every count at ten digits, a failing exit, a cap, a rewritten form's phrases. */
 export const RECEIPT_RESERVE_BYTES = (() => {
   const n = 9_999_999_999;
-  return receiptBytes({ colourLines: n, condensedLines: n, redraws: n, blankLines: n, markers: n }, true, n, ` (first ${n} bytes)`, '\n');
+  const all: StreamTally = { colourLines: n, condensedLines: n, redraws: n, blankLines: n, leftOut: n, markers: n };
+  return receiptBytes(all, true, n, ` (first ${n} bytes)`, '\n', ['x'.repeat(REWRITE_NOTES_MAX_BYTES - 2)]);
 })();

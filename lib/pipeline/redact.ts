@@ -309,7 +309,8 @@ function redactMaybe(text: string): Redaction {
 
 /**
  * The redaction stage: sets `line.out` on shown lines that carried a secret value, and
- * `line.masked` (the raw form, masked) on every line that did, visible or hidden in a marker.
+ * `line.masked` (the raw form, masked) on every line that did, visible or hidden in a marker;
+ * a marker's note (which may quote a hidden line) is masked too.
  * A read (`cat`, `head`, the Read tool: `read`) is left alone: an agent edits a file by the text
  * it read, so a masked read could write `***` over the real value. `maskAll` (OMNI_MASK=all):
  * reads are masked too.
@@ -347,7 +348,11 @@ export function redact(run: RunState, opts: { maskAll?: boolean; read?: boolean 
     if (run.passthrough || ((opts.read || run.distiller === 'read') && !opts.maskAll)) return push(batch);
     for (const it of batch.items) {
       if (it.kind === 'line') visible(it);
-      else for (const h of it.hidden) hidden(h);
+      else {
+        for (const h of it.hidden) hidden(h);
+        // A marker may quote one of the lines it hides: the quote is shown, so it is masked.
+        if (MAYBE.test(it.note)) it.note = maskStep(it.note, false).text;
+      }
     }
     push(batch);
   });

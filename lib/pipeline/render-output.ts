@@ -89,15 +89,50 @@ export class Receipts {
   }
 }
 
-/** A line as render prints it by default. */
-export function shown(l: Line): string {
-  return (l.out ?? l.plain ?? l.text) + l.eol;
+/** A line as render prints it by default (a line that is not UTF-8: its exact bytes). */
+export function shown(l: Line): string | Buffer {
+  return l.bytes ? asCame(l) : (l.out ?? l.plain ?? l.text) + l.eol;
 }
 
-/** A line as it came, with its secret values masked: what goes out wherever the raw line would. */
-export function asCame(l: Line): string {
+/**
+ * A line as it came, with its secret values masked: what goes out wherever the raw line would.
+ * A line that is not UTF-8 is its exact bytes.
+ */
+export function asCame(l: Line): string | Buffer {
+  if (l.bytes && l.masked === undefined) return Buffer.concat([l.bytes, Buffer.from(l.eol, 'latin1')]);
   return (l.masked ?? l.raw ?? l.text) + l.eol;
 }
+
+/**
+ * Output text in which some lines are their exact bytes (not UTF-8): strings are joined as
+ * strings, and a buffer only where such a line stands.
+ */
+export class Chunks {
+  private parts: Buffer[] = [];
+  private s = '';
+  private last = -1;
+
+  add(x: string | Buffer): void {
+    if (!x.length) return;
+    if (typeof x === 'string') { this.s += x; this.last = x.charCodeAt(x.length - 1); return; }
+    if (this.s) { this.parts.push(Buffer.from(this.s)); this.s = ''; }
+    this.parts.push(x);
+    this.last = x[x.length - 1];
+  }
+
+  /** Something was added, and it does not end a line. */
+  get open(): boolean {
+    return this.last >= 0 && this.last !== 0x0a;
+  }
+
+  toBuffer(): Buffer {
+    if (!this.parts.length) return Buffer.from(this.s);
+    return Buffer.concat(this.s ? [...this.parts, Buffer.from(this.s)] : this.parts);
+  }
+}
+
+/** Bytes of a string or buffer as it goes out. */
+export const sizeOf = (x: string | Buffer): number => (typeof x === 'string' ? Buffer.byteLength(x) : x.length);
 
 /** The line is printed other than as it came (colour stripped, redraw folded, condensed, masked). */
 export function changedInPlace(l: Line): boolean {
@@ -158,4 +193,22 @@ export function countLines(s: string): number {
  */
 export function markerLine(note: string, handle: string, eol: string | undefined, dangling: boolean): string {
   return (dangling ? '\n' : '') + formatMarker(note, handle) + (eol || '\n');
+}
+
+/** The most a rewritten form's phrases may take in a receipt (the receipt reserve counts on it). */
+export const REWRITE_NOTES_MAX_BYTES = 200;
+
+/**
+ * A rewritten form's phrases for its receipt ("one line per commit"), as many as fit in
+ * REWRITE_NOTES_MAX_BYTES. A rewritten form says what it did; its own counts would only repeat it.
+ */
+export function rewriteNotes(rewrites: readonly string[]): string[] {
+  const out: string[] = [];
+  let n = 0;
+  for (const r of rewrites) {
+    n += Buffer.byteLength(r) + 2;
+    if (n > REWRITE_NOTES_MAX_BYTES) break;
+    out.push(r);
+  }
+  return out;
 }

@@ -71,7 +71,7 @@ class Renderer {
   constructor(private readonly desc: RunDescription, private readonly run: RunState, private readonly spool: Spool, private readonly report: RenderReport, private readonly edges: RenderEdges) {
     this.output = new Output(report, edges.coverage);
     this.receipts = new Receipts(edges.archive);
-    this.budget = new StreamBudget(spool, this.output, this.receipts);
+    this.budget = new StreamBudget(spool, this.output, this.receipts, run);
     this.raw = new RawCopy(desc.maskAll === true, run, spool, this.output);
     const self = this;
     this.stream = transform({

@@ -73,8 +73,10 @@ t.test('cd chains and set-up segments leave one producer', async (t) => {
   t.equal(producerCount(a), 1);
   t.same(argvOf('cd "my dir" && make'), ['make']);
   t.same(argvOf('export CI=1 && cd web && CI=1 npm test'), ['npm', 'test']);
-  t.same(argvOf('mkdir -p out && make'), ['mkdir', '-p', 'out'], 'mkdir is a producer for argv…');
-  t.equal(producerCount(analyzeCommand('mkdir -p out && make')), 1, '…but not counted as one');
+  t.same(argvOf('mkdir -p out && make'), ['make'], 'mkdir prints nothing: make is the producer');
+  t.equal(producerCount(analyzeCommand('mkdir -p out && make')), 1);
+  t.same(argvOf('rm -rf build'), ['rm', '-rf', 'build'], 'where nothing prints, the first segment is analysed');
+  t.equal(producerCount(analyzeCommand('rm -rf build')), 0);
   t.equal(routeCommand('cd web && CI=1 npm test').distiller, 'npm-test');
 });
 
@@ -91,7 +93,40 @@ t.test('sequences ; && || and & split segments and count producers', async (t) =
   const bg = analyzeCommand('npm run dev &');
   t.equal(bg.hasBackground, true);
   t.same(bg.argv, ['npm', 'run', 'dev']);
-  t.equal(routeCommand('make; make test').distiller, 'generic', 'several producers');
+  t.same(routeCommand('make; make test').producers!.map((p) => p.argv), [['make'], ['make', 'test']], 'several producers, each routed');
+});
+
+t.test('a segment whose standard output goes to a file prints nothing to the stream', async (t) => {
+  const a = analyzeCommand('make clean >/dev/null && make');
+  t.same(a.producers.map((p) => p.argv), [['make']]);
+  t.same(a.argv, ['make']);
+  t.same(analyzeCommand('cargo clean >/dev/null 2>&1 && cargo build --release').producers.map((p) => p.argv), [['cargo', 'build', '--release']]);
+  t.same(analyzeCommand('make clean &>/dev/null; make').producers.map((p) => p.argv), [['make']]);
+  t.same(analyzeCommand('./gen.sh > out.txt && cat out.txt').producers.map((p) => p.argv), [['cat', 'out.txt']]);
+  t.same(analyzeCommand('make 2>/dev/null && make test').producers.map((p) => p.argv), [['make'], ['make', 'test']], 'only stderr redirected: it still prints');
+  t.same(analyzeCommand('make >&2 && make test').producers.map((p) => p.argv), [['make'], ['make', 'test']], 'stdout onto stderr: it still prints');
+  t.same(analyzeCommand('printf x > bad.tf; terraform plan; rc=$?; rm -f bad.tf; exit $rc').producers.map((p) => p.argv), [['terraform', 'plan']], 'set-up, quiet and silenced segments are no producers');
+});
+
+t.test('a command run in a container or a pod is the inner command', async (t) => {
+  const cases: Array<[string, string[]]> = [
+    ['docker compose exec app pytest -q', ['pytest', '-q']],
+    ['docker compose exec -T -e CI=1 app npm test', ['npm', 'test']],
+    ['docker compose -f dev.yml exec app go test ./...', ['go', 'test', './...']],
+    ['docker-compose exec web rake test', ['rake', 'test']],
+    ['docker compose run --rm app pytest', ['pytest']],
+    ['docker exec -it -u root ctr make test', ['make', 'test']],
+    ['docker container exec ctr ls', ['ls']],
+    ['podman exec ctr cargo test', ['cargo', 'test']],
+    ['kubectl exec -it pod-1 -- go test ./...', ['go', 'test', './...']],
+    ['kubectl -n web exec pod-1 -c app -- env X=1 pytest', ['pytest']],
+  ];
+  for (const [cmd, want] of cases) t.same(argvOf(cmd), want, cmd);
+  t.ok(analyzeCommand('docker compose exec app pytest').producers[0].container);
+  t.notOk(analyzeCommand('env X=1 pytest').producers[0].container);
+  for (const cmd of ['docker ps', 'docker compose up', 'docker exec ctr', 'kubectl exec pod-1', 'kubectl get pods', 'docker compose logs app']) {
+    t.same(argvOf(cmd), cmd.split(' '), `${cmd}: no inner command`);
+  }
 });
 
 t.test('pipes: the tail is the last stage; keeping tails leave the producer in charge', async (t) => {

@@ -1,6 +1,8 @@
 import t from 'tap';
 import { distillCase } from '../helpers/cases.js';
 import { logTemplate } from '../../lib/distillers/logs.js';
+import { distill } from '../helpers/omni.js';
+import { MARKER_RE } from '../../lib/pipeline/marker.js';
 
 t.test('folds nginx access lines that share a template into one line with a count and a time range', async (t) => {
   const { r, text, markers, rawText } = await distillCase('741-nginx-access-log');
@@ -83,7 +85,7 @@ t.test("a postgres record's indented detail lines go where the record goes", asy
     if (!lines[i].startsWith('\t')) continue;
     t.notOk(markers.includes(lines[i - 1]), `detail line ${i} does not hang under a marker`);
   }
-  t.ok(markers.some((m) => /more records like the one above \(\d+ lines\)/.test(m)), 'a fold of records with their detail lines says how many lines');
+  t.ok(markers.some((m) => /more records \(\d+ lines\) like /.test(m)), 'a fold of records with their detail lines says how many lines');
   t.ok(r.outBytes < r.rawBytes * 0.2, `${r.outBytes} of ${r.rawBytes}`);
 });
 
@@ -107,4 +109,102 @@ t.test("a Flask dev server log: werkzeug's 200 lines fold, every traceback, ERRO
   { let seen = 0; for (const l of rawText.split('\n')) if (/ERROR|Traceback|^ {2}File |^StopIteration|" [45]\d\d -|WARNING/.test(l)) { seen++; t.ok(text.includes(l), l); } t.ok(seen > 0, 'the case has lines of this kind to check'); }
   const health = (s: string) => s.split('\n').filter((l) => l.includes('"GET /health HTTP/1.1" 200')).length;
   t.ok(health(text) < health(rawText), `${health(text)} of ${health(rawText)} health checks shown`);
+});
+
+/** A log made up here through the pipe door as `cat app.log`. */
+async function distillLog(lines: string[]) {
+  const raw = lines.join('\n') + '\n';
+  const r = await distill(raw, { command: 'cat app.log', door: 'pipe' });
+  const text = r.output.toString('utf8');
+  return { r, text, out: text.trimEnd().split('\n'), markers: text.split('\n').filter((l) => MARKER_RE.test(l)) };
+}
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+t.test("nginx's error log: every notice stays (start, signals, workers exiting) and the master's closing exit is the last line", async (t) => {
+  const { r, text, rawText } = await distillCase('1119-nginx-error-log-two-workers');
+  t.equal(r.distiller, 'logs');
+  const last = rawText.trimEnd().split('\n').at(-1)!;
+  t.match(last, /\[notice\] \d+#\d+: exit$/);
+  t.equal(text.trimEnd().split('\n').at(-1), last, "the master's exit ends the output");
+  { let seen = 0; for (const l of rawText.split('\n')) if (/\[(notice|error|warn)\]/.test(l)) { seen++; t.ok(text.includes(l), l); } t.ok(seen > 10); }
+  t.ok(r.outBytes < r.rawBytes * 0.8, `${r.rawBytes} -> ${r.outBytes} B`);
+});
+
+t.test("a redis log (`pid:M 01 Dec 2026 19:05:23.936 * …`) folds its client lines; every warning and notice stays", async (t) => {
+  const { r, text, rawText, markers } = await distillCase('1118-redis-server-log-clients');
+  t.equal(r.distiller, 'logs');
+  { let seen = 0; for (const l of rawText.split('\n')) if (/^\d+:[XCSM] [\d\w :.]+ [#*] /.test(l)) { seen++; t.ok(text.includes(l), l); } t.ok(seen > 10); }
+  t.ok(markers.some((m) => /, \d{2} Dec 2026 \d{2}:\d{2}:\d{2}\.\d{3} → \d{2} Dec 2026 /.test(m)), 'a marker gives the range of the stamps it hides');
+  t.ok(r.outBytes < r.rawBytes * 0.3, `${r.rawBytes} -> ${r.outBytes} B`);
+});
+
+t.test('a java.util.logging file folds its heartbeats; SEVERE with its stack trace and every WARNING stays', async (t) => {
+  const { r, text, rawText } = await distillCase('1120-java-util-logging-file');
+  t.equal(r.distiller, 'logs');
+  { let seen = 0; for (const l of rawText.split('\n')) if (/SEVERE|WARNING|Exception|^\tat /.test(l)) { seen++; t.ok(text.includes(l), l); } t.ok(seen > 3); }
+  t.ok(r.outBytes < r.rawBytes * 0.5, `${r.rawBytes} -> ${r.outBytes} B`);
+});
+
+t.test('server timestamp forms: each folds, and its marker quotes the stamps as they are', async (t) => {
+  // Each form with the stamp of its i-th line as the marker's range quotes it.
+  const forms: [string, (i: number) => string, (i: number) => string][] = [
+    ['syslog', (i) => `Dec  1 16:42:${pad(i)} web1 app[812]: handled request ${i} in ${i + 3}ms`, (i) => `Dec  1 16:42:${pad(i)}`],
+    ['journald short-iso', (i) => `2026-12-01T16:42:${pad(i)}+0000 web1 app[812]: handled request ${i} in ${i + 3}ms`, (i) => `2026-12-01T16:42:${pad(i)}+0000`],
+    ['Apache error log', (i) => `[Tue Dec 01 16:42:${pad(i)}.123456 2026] [mpm_event:notice] [pid 812:tid ${i}] AH00489: handled request ${i}`, (i) => `Tue Dec 01 16:42:${pad(i)}.123456 2026`],
+    ['redis', (i) => `24688:M 01 Dec 2026 16:42:${pad(i)}.521 - Accepted 127.0.0.1:${42000 + i}`, (i) => `01 Dec 2026 16:42:${pad(i)}.521`],
+    ['java.util.logging', (i) => `01-Dec-2026 16:42:${pad(i)}.123 INFO [app.Worker] heartbeat ${i}`, (i) => `01-Dec-2026 16:42:${pad(i)}.123`],
+    ['logback', (i) => `16:42:${pad(i)}.123 [main] INFO  app.Worker - heartbeat ${i}`, (i) => `16:42:${pad(i)}.123`],
+  ];
+  for (const [name, line, stamp] of forms) {
+    const lines = Array.from({ length: 12 }, (_, i) => line(i + 1));
+    const { r, markers } = await distillLog(lines);
+    t.equal(r.distiller, 'logs', name);
+    t.equal(markers.length, 1, `${name}: one fold`);
+    t.match(markers[0] ?? '', `, ${stamp(2)} → ${stamp(11)} — `, name);
+  }
+});
+
+t.test('a level word after the time (`INFO`) is never read as a time zone in a marker', async (t) => {
+  const lines = Array.from({ length: 12 }, (_, i) => `2026-12-01 10:00:${pad(i + 1)},${pad(i * 7, 3)} INFO worker: picked job ${i}`);
+  const { markers } = await distillLog(lines);
+  t.equal(markers.length, 1);
+  t.notMatch(markers[0], /INFO/);
+  t.match(markers[0], /, 2026-12-01 10:00:02,007 → 2026-12-01 10:00:11,/);
+});
+
+t.test("lines that differ in a word never fold together: Python's `INFO:root:wrote` is not `INFO:root:decoded`", async (t) => {
+  t.not(logTemplate('2026-12-01 10:00:01,007 INFO:root:decoded 4097 bytes'), logTemplate('2026-12-01 10:00:13,500 INFO:root:wrote 4097 bytes'));
+  t.equal(logTemplate('2026-12-01 10:00:01,007 INFO:root:decoded 4097 bytes'), logTemplate('2026-12-01 10:00:02,014 INFO:root:decoded 4098 bytes'));
+  const lines: string[] = [];
+  for (let i = 1; i <= 8; i++) lines.push(`2026-12-01 10:00:${pad(i)},${pad(i * 7, 3)} INFO:root:decoded ${4096 + i} bytes`);
+  const wrote = '2026-12-01 10:00:09,500 INFO:root:wrote 32804 bytes';
+  lines.push(wrote);
+  for (let i = 10; i <= 16; i++) lines.push(`2026-12-01 10:00:${pad(i)},${pad(i * 7, 3)} INFO:root:decoded ${4096 + i} bytes`);
+  const { text, markers } = await distillLog(lines);
+  t.ok(markers.length > 0, 'the decoded lines fold');
+  t.ok(text.split('\n').includes(wrote), 'the wrote line stays');
+});
+
+t.test("a log fold never hides the output's last line, and a marker that is not under its kind quotes a real hidden line", async (t) => {
+  const lines = ['2026-12-01 10:00:00,001 INFO app: started'];
+  for (let i = 1; i <= 10; i++) lines.push(`2026-12-01 10:00:${pad(i)},${pad(i, 3)} INFO app: synced shard ${i}`);
+  const { out, markers, text } = await distillLog(lines);
+  t.equal(out.at(-1), lines.at(-1), 'the last line is there as it was');
+  t.ok(markers.length === 1);
+  // A kept line of the hidden kind stands right above the marker, so "the one above" is true.
+  t.match(markers[0], /more lines like the one above/);
+  // Interleaved: the line above the second run is another kind.
+  const mixed = ['2026-12-01 10:00:00,001 INFO app: started'];
+  for (let i = 1; i <= 6; i++) mixed.push(`2026-12-01 10:00:${pad(i)},${pad(i, 3)} INFO app: synced shard ${i}`);
+  mixed.push('2026-12-01 10:00:07,000 INFO app: compacted the index');
+  for (let i = 8; i <= 14; i++) mixed.push(`2026-12-01 10:00:${pad(i)},${pad(i, 3)} INFO app: synced shard ${i}`);
+  const m = await distillLog(mixed);
+  t.ok(m.text.includes('compacted the index'));
+  const under = m.out.findIndex((l) => l.includes('compacted the index')) + 1;
+  t.ok(MARKER_RE.test(m.out[under]), 'a marker right under the other kind');
+  const q = /like "([^"]+)"/.exec(m.out[under])?.[1];
+  t.ok(q !== undefined && mixed.includes(q) && !m.out.includes(q), `it quotes a hidden line: ${m.out[under]}`);
+  t.equal(m.out.at(-1), mixed.at(-1));
+  void text;
 });

@@ -27,3 +27,21 @@ t.test('pytest -q: lines of nothing but passing dots fold, the verdict stays', a
   t.ok(d.out.includes('600 passed in'));
   t.ok(d.out.length < d.input.length / 2);
 });
+
+t.test('pytest-xdist -v: `[gw0] [ 12%] PASSED x::y` lines and the ids the workers took fold, the verdict stays', async (t) => {
+  const c = corpusCase('pytest-xdist-verbose-pass');
+  const d = await pipe(c);
+  t.equal(d.distiller, 'pytest');
+  t.equal(folded(d.markers, 'passing tests'), count(d.input, /^\[gw\d+\] \[\s*\d+%\] PASSED /));
+  t.equal(count(d.out, /^\S+::\S+\s*$/), 0, 'no bare test id is left');
+  t.same(keptAll(d, /test session starts|^\[gw\d+\] (linux|Python)|^gw0 |scheduling|=+ 160 passed/), []);
+  t.ok(d.out.length < d.input.length * 0.1, `${d.input.length} -> ${d.out.length}`);
+  // A test that failed keeps its result line, wherever the worker printed it.
+  const lines = c.output.toString('utf8').split('\n');
+  const i = lines.findIndex((l) => /^\[gw1\] \[ 5\d%\] PASSED /.test(l));
+  const failed = lines[i].replace('PASSED', 'FAILED');
+  lines[i] = failed;
+  const f = await pipe({ ...c, output: Buffer.from(lines.join('\n')) });
+  t.ok(f.lines.includes(failed), failed);
+  t.equal(folded(f.markers, 'passing tests'), count(d.input, /^\[gw\d+\] \[\s*\d+%\] PASSED /) - 1);
+});

@@ -69,3 +69,65 @@ t.test("a wrapper option's value is not the producer (env -u NAME, nice -n 5, ti
   ];
   for (const [cmd, want] of cases) t.equal(routeCommand(cmd).distiller, want, cmd);
 });
+
+t.test('a chain is routed by what each producer prints, not by its first word', async (t) => {
+  const cases: Array<[string, string, string[][]]> = [
+    // set-up (cd, export, VAR=…), quiet file operations (rm, mkdir) and silenced segments print nothing
+    ['cd app && rm -rf node_modules && npm install', 'install', [['npm', 'install']]],
+    ['make clean >/dev/null && make', 'cc', [['make']]],
+    ['cargo clean >/dev/null 2>&1 && cargo build --release', 'cargo-build', [['cargo', 'build', '--release']]],
+    ['mkdir -p out && cd out && cmake ..', 'cc', [['cmake', '..']]],
+    ['printf x > bad.tf; terraform plan -no-color; rc=$?; rm -f bad.tf; exit $rc', 'infra', [['terraform', 'plan', '-no-color']]],
+    ['cmake -S . -B build && cmake --build build', 'cc', [['cmake', '-S', '.', '-B', 'build'], ['cmake', '--build', 'build']]],
+    ['npm ci && npm test', 'install', [['npm', 'ci'], ['npm', 'test']]],
+  ];
+  for (const [cmd, want, producers] of cases) {
+    const r = routeCommand(cmd);
+    t.equal(r.distiller, want, cmd);
+    t.same(r.producers?.map((p) => p.argv), producers, `${cmd}: its producers`);
+    t.equal(r.rewrite, false, `${cmd}: a chain is never rewritten`);
+  }
+  t.same(routeCommand('npm ci && npm test').producers!.map((p) => p.spec.name), ['install', 'npm-test'], 'each producer by its own spec');
+  t.equal(routeCommand('cd web && npm test').rewrite, false, 'not even a chain of one producer');
+});
+
+t.test('a producer that names no tool is read by the specs its output names', async (t) => {
+  for (const cmd of ['npm run release', 'yarn release', 'pnpm run ci:all', 'just test', 'rake test', 'timeout 60 rake', 'bundle exec rake test', 'make test', 'make', 'gmake check']) {
+    const r = routeCommand(cmd);
+    t.ok(r.mixed && r.known, `${cmd}: read by what its output names`);
+    t.ok(r.producers!.every((p) => p.open), `${cmd}: open`);
+  }
+  t.equal(routeCommand('make test').distiller, 'cc', "make's own lines are cc's");
+  t.equal(routeCommand('npm run release').rewrite, false, 'never rewritten where it was not');
+  t.equal(routeCommand('make test').rewrite, true, "make test was cc's, and rewritten, before");
+  t.equal(routeCommand('bundle exec rspec').distiller, 'rspec', 'a spec that declares the runner knows what runs');
+  t.notOk(routeCommand('bundle exec rspec').mixed);
+  t.notOk(routeCommand('./release.sh').mixed, 'a script no runner names stays generic');
+});
+
+t.test('wrapped commands: timeout, env with options, npx with a version, a container', async (t) => {
+  const cases: Array<[string, string]> = [
+    ['timeout 60 npm test', 'npm-test'],
+    ['env -u X npm test', 'npm-test'],
+    ['npx -y yarn@1.22.22 test', 'npm-test'],
+    ['npx -y pnpm@9.15.0 test', 'npm-test'],
+    ['npx -y yarn@1.22.22 build', 'npm-build'],
+    ['apt-get -o Dir::State::Lists=/tmp/lists update', 'install'],
+    ['docker compose exec app pytest -q', 'pytest'],
+    ['docker compose exec -T app npm test', 'npm-test'],
+    ['docker exec -it api go test ./...', 'go-test'],
+    ['kubectl exec -it api-0 -- go test ./...', 'go-test'],
+    ['kubectl -n web exec api-0 -c app -- cargo test', 'cargo-test'],
+  ];
+  for (const [cmd, want] of cases) t.equal(routeCommand(cmd).distiller, want, cmd);
+  t.equal(routeCommand('docker compose exec app pytest -q').rewrite, false, "a container's command is not rewritten");
+  t.equal(routeCommand('docker compose exec app ls').distiller, 'enumeration', 'an answer inside a container is an answer');
+  t.equal(routeCommand('docker logs api').distiller, 'logs', "docker's own subcommands are docker's");
+});
+
+t.test('an answer anywhere in a chain keeps every line', async (t) => {
+  for (const cmd of ['npm test && git status', 'ls -la && make', 'cat ci.yml; npm run build', 'make 2>&1 | tee build.log && rg warning build.log']) {
+    const r = routeCommand(cmd);
+    t.ok(r.mixed && r.producers!.some((p) => p.answer), `${cmd}: an answer may be any line`);
+  }
+});

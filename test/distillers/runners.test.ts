@@ -42,8 +42,8 @@ const known = new Set(TABLE.flatMap(([, names]) => names ?? []));
 /** The table, and the forms of every declared runner it does not name. */
 const PREFIXES: Array<[string, string[] | null]> = [...TABLE, ...[...DECLARED.values()].filter((r) => !known.has(r.name)).flatMap((r) => r.forms.map((f): [string, string[]] => [f, [r.name]]))];
 
-/** The shell's wrappers, peeled by lib/command for every command line: not anyone's runner. */
-const SHELL_WRAPPERS = ['env', 'env -u HOME', 'CI=1', 'time', 'nice -n 5', 'nohup', 'command', 'exec', 'stdbuf -oL', 'timeout 60', 'npx', 'npx --yes', 'pnpx', 'bunx'];
+/** The shell's wrappers, and a container's or a pod's exec, peeled by lib/command for every command line: not anyone's runner. */
+const SHELL_WRAPPERS = ['env', 'env -u HOME', 'CI=1', 'time', 'nice -n 5', 'nohup', 'command', 'exec', 'stdbuf -oL', 'timeout 60', 'npx', 'npx --yes', 'pnpx', 'bunx', 'docker compose exec app', 'docker exec -it api', 'kubectl exec api-0 --'];
 
 const declares = (spec: DistillerSpec, names: string[]) => names.every((n) => (spec.runners ?? []).some((r) => r.name === n));
 const withProducers = DISTILLERS.filter((s) => s.producers?.length);

@@ -28,3 +28,22 @@ t.test('a grep that prints no file names is never regrouped', async (t) => {
   t.equal(r.distiller, 'search');
   t.ok(r.output.equals(c.output));
 });
+
+t.test('a match line that is not UTF-8 stays whole and the rows after it name their file', async (t) => {
+  const { distill } = await import('../helpers/omni.js');
+  const row = (f: string, n: number) => `packages/billing/src/pricing/${f}.c:${n}:    total += price_${n}(cart, &rate);\n`;
+  const bad = Buffer.from('packages/billing/src/pricing/latin.c:3:    /* prix en \xe9cus */ total += price_3(cart, &rate);\n', 'latin1');
+  const input = Buffer.concat([
+    ...[1, 2].map((n) => Buffer.from(row('cart', n))),
+    bad,
+    ...[4, 5, 6, 7, 8, 9].map((n) => Buffer.from(row('latin', n))),
+    ...[10, 11, 12, 13].map((n) => Buffer.from(row('cart', n))),
+  ]);
+  const r = await distill(input, { command: 'grep -rn price_ src' });
+  t.equal(r.verbatim, null, 'grouped');
+  t.ok(r.output.includes(bad), 'the Latin-1 line whole, byte for byte');
+  const out = r.output.toString('latin1').split('\n');
+  const at = out.indexOf(bad.toString('latin1').trimEnd());
+  t.equal(out[at + 1], 'packages/billing/src/pricing/latin.c', 'the next rows of its file are grouped under their path again');
+  t.equal(out[at + 2], '  4:    total += price_4(cart, &rate);');
+});

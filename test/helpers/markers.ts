@@ -4,6 +4,7 @@
  * not. They know nothing about how omni distils: they read markers, ask the store for the
  * bytes a handle names, and compare with the input.
  */
+import { isUtf8 } from 'node:buffer';
 import stripAnsi from 'strip-ansi';
 import { MARKER_RE } from '../../lib/pipeline/marker.js';
 import { classifyLine, ownLines } from '../../lib/pipeline/classify.js';
@@ -42,8 +43,11 @@ export function splitLines(buf: Buffer): RawLine[] {
   return out;
 }
 
-/** Any `[omni:` text, well formed or not: what P6 looks at. */
-const ANY_MARKER = /\[omni:[^\]]*\]?/g;
+/**
+ * Any `[omni:` text, well formed or not: what P6 looks at. A note may quote a line holding `]`
+ * (`[3569]`, `[0.02ms]`): a marker runs to its handle when it has one, else to its first `]`.
+ */
+const ANY_MARKER = /\[omni:(?:(?!\[omni:).)*? — omni retrieve [0-9a-f]{16}\]|\[omni:[^\]]*\]?/g;
 /** A marker with a handle, anywhere in a line. */
 const HANDLED = /\[omni: (.*?) — omni retrieve ([0-9a-f]{16})\]/g;
 /** The Read door's head fold: `[omni: lines a-b not shown] <marker>` (a note with no handle). */
@@ -162,13 +166,6 @@ export function shownAs(out: string, raw: string): boolean {
   return false;
 }
 
-/**
- * Notes of the rewritten forms P1 allows (git log's one line per commit, a diff shortened to a
- * valid patch with renumbered hunk headers): their receipt may hide lines from several places,
- * because the output also names a handle to the whole raw input.
- */
-const REWRITE_NOTE = /shown one per line|; hunks renumbered/;
-
 export interface Expanded {
   /** The output with every marker that retrieves replaced by its bytes. */
   bytes: Buffer;
@@ -197,6 +194,19 @@ export function expandMarkers(output: Buffer, input: Buffer, retrieve: Retrieve,
     parts.push(blob);
   }
   return { bytes: Buffer.concat(parts), wholeHandle, unknown };
+}
+
+/**
+ * P4 for text with bytes that are not UTF-8: every line that is not goes out whole, as it came
+ * (an undecodable byte costs its own line, never the rest of the output).
+ */
+export function checkUndecodableKept(input: Buffer, output: Buffer): string | null {
+  const out = new Set(splitLines(output).map((l) => l.body.toString('latin1')));
+  for (const l of splitLines(input)) {
+    if (isUtf8(l.body)) continue;
+    if (!out.has(l.body.toString('latin1'))) return `the line ${JSON.stringify(l.body.toString('latin1').slice(0, 80))} is not valid UTF-8 and is not in the output as it came`;
+  }
+  return null;
 }
 
 /**
@@ -247,7 +257,6 @@ function alignFolds(input: Buffer, output: Buffer, retrieve: Retrieve): string |
         continue;
       }
       const elsewhere = input.indexOf(blob) >= 0;
-      if (REWRITE_NOTE.test(m.note) && isSubsequence(splitLines(blob).map((l) => l.body.toString('utf8')), inText)) continue;
       return elsewhere
         ? `output line ${k + 1}: marker "${m.note}" stands away from the run it hides (its bytes are in the input, but before what the output already showed)`
         : `output line ${k + 1}: marker "${m.note}" hides ${blob.length} B that are not one contiguous run of the input (lines from several places)`;
@@ -264,14 +273,49 @@ function at2line(lines: RawLine[], lineAt: Map<number, number>, offset: number):
   return offset >= (lines.length ? lines[lines.length - 1].end : 0) ? lines.length : lineAt.get(offset)!;
 }
 
-function isSubsequence(needle: string[], hay: string[]): boolean {
-  let j = 0;
-  for (const n of needle) {
-    while (j < hay.length && hay[j] !== n) j++;
-    if (j === hay.length) return false;
-    j++;
+/**
+ * Every marker stands for one contiguous run of the input, where that run stood: strict, for
+ * outputs whose lines are the input's (some condensed, some left out, as a rewritten form does).
+ * Walking the output in order, a marker's bytes must be whole input lines that start at or after
+ * every input line the output showed before it, and a shown line that is one of the input's must
+ * stand at or after every run and line shown before it. A marker that retrieves the whole input
+ * (the receipt) stands anywhere; a line no input line reads as is a condensed one.
+ */
+export function checkInPlace(input: Buffer, output: Buffer, retrieve: Retrieve): string | null {
+  const inLines = splitLines(input);
+  const inText = inLines.map((l) => l.body.toString('utf8'));
+  const lineAt = new Map<number, number>();
+  inLines.forEach((l, i) => lineAt.set(l.start, i));
+  const known = new Set(inText);
+  let p = 0;
+  const outLines = splitLines(output);
+  for (let k = 0; k < outLines.length; k++) {
+    const body = outLines[k].body.toString('utf8');
+    const m = lineMarker(body);
+    if (m) {
+      const blob = retrieve(m.handle);
+      if (!blob) return `output line ${k + 1}: marker "${m.note}" retrieves nothing`;
+      if (blob.equals(input)) continue;
+      let found = -1;
+      for (let j = p; j < inLines.length; j++) {
+        const at = inLines[j].start;
+        if (at + blob.length > input.length) break;
+        if (input.subarray(at, at + blob.length).equals(blob) && (at + blob.length === input.length || lineAt.has(at + blob.length))) { found = j; break; }
+      }
+      if (found < 0) {
+        return input.indexOf(blob) >= 0
+          ? `output line ${k + 1}: marker "${m.note}" stands away from the run it hides (its bytes come before what the output already showed)`
+          : `output line ${k + 1}: marker "${m.note}" hides ${blob.length} B that are not one contiguous run of the input (lines from several places)`;
+      }
+      p = at2line(inLines, lineAt, inLines[found].start + blob.length);
+      continue;
+    }
+    let j = p;
+    while (j < inLines.length && !shownAs(body, inText[j])) j++;
+    if (j < inLines.length) { p = j + 1; continue; }
+    if (known.has(body)) return `output line ${k + 1} ${JSON.stringify(body.slice(0, 120))} stands after a marker or a line that came after it in the input`;
   }
-  return true;
+  return null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -285,14 +329,17 @@ function isSubsequence(needle: string[], hay: string[]): boolean {
 export function failureLines(input: Buffer, command?: string): string[] {
   const plains = splitLines(input).map((l) => stripAnsi(lastFrame(l.body.toString('utf8'))));
   const owner = new Owner(describeRun({ door: 'pipe', command }), new RunState());
-  owner.choose(plains.map((plain, index): Line => ({ kind: 'line', text: plain, plain, eol: '\n', tier: 'text', index, end: 0 })));
+  const lines = plains.map((plain, index): Line => ({ kind: 'line', text: plain, plain, eol: '\n', tier: 'text', index, end: 0 }));
+  owner.choose(lines);
+  // A mixed run (a chain, `npm test`): the tools its head names, each one's own lines.
+  if (owner.mix) owner.observe(lines);
   const own = ownLines(owner.tool);
   const out: string[] = [];
   let prev: string | null = null;
-  for (const plain of plains) {
-    if (classifyLine(plain, prev, own) === 'failure') out.push(plain);
+  plains.forEach((plain, i) => {
+    if (classifyLine(plain, prev, owner.mix ? owner.ownAt(i) : own) === 'failure') out.push(plain);
     prev = plain;
-  }
+  });
   return out;
 }
 

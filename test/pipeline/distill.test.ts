@@ -85,7 +85,7 @@ t.test('the registry routes the producer, not its wrappers and tails', async (t)
   t.equal(routeCommand('cat package.json | jq .name').distiller, null, '| jq owns its output');
   t.equal(routeCommand('OMNI_PASSTHROUGH=1 npm test').distiller, null);
   t.equal(routeCommand('omni retrieve 0123456789abcdef').distiller, null);
-  t.equal(routeCommand('npm test && git status').family, 'generic', 'two producers: generic only');
+  t.same(routeCommand('npm test && git status').producers!.map((p) => [p.spec.name, p.answer]), [['npm-test', false], ['git-status', true]], 'two producers, each routed; one is an answer, so every line stays');
   t.equal(routeCommand('./deploy.sh --dry-run').distiller, 'generic', 'an unknown program gets the generic distiller');
   const jest = routeCommand('jest').distiller;
   t.not(jest, 'generic', 'jest has a distiller of its own');

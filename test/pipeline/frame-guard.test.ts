@@ -1,5 +1,7 @@
 import t from 'tap';
-import { distill } from '../helpers/omni.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { distill, omni, ROOT } from '../helpers/omni.js';
 import { detectStructured } from '../../lib/pipeline/guard.js';
 import type { Line } from '../../lib/pipeline/types.js';
 
@@ -23,14 +25,63 @@ t.test('JSON, NDJSON, YAML, CSV and TSV come back byte for byte', async (t) => {
   }
 });
 
-t.test('binary and invalid UTF-8 pass through byte-identical', async (t) => {
+t.test('binary passes through byte-identical', async (t) => {
   const bin = Buffer.concat([Buffer.from(noisy(200)), Buffer.from([0, 1, 2, 255, 254, 10])]);
   const r1 = await distill(bin);
   t.ok(r1.output.equals(bin), 'NUL bytes: identical');
-  const bad = Buffer.concat([Buffer.from(noisy(300)), Buffer.from([0xc3, 0x28, 10]), Buffer.from(noisy(300))]);
-  const r2 = await distill(bad);
-  t.ok(r2.output.equals(bad), 'invalid UTF-8: identical');
-  t.equal(r2.verbatim, 'invalid-utf8');
+  t.equal(r1.verbatim, 'binary');
+  // A NUL after undecodable lines is still binary: the whole run goes through as it came.
+  const late = Buffer.concat([Buffer.from([0xc3, 0x28, 10]), Buffer.from(noisy(300)), Buffer.from([0, 10])]);
+  const r2 = await distill(late);
+  t.ok(r2.output.equals(late), 'undecodable, then NUL: identical');
+  t.equal(r2.verbatim, 'binary');
+});
+
+t.test('an undecodable byte costs its own line: it goes out as it came, and the rest is distilled', async (t) => {
+  const bad = Buffer.from([0x63, 0xc3, 0x28, 0x64, 10]);
+  const input = Buffer.concat([Buffer.from(noisy(300)), bad, Buffer.from(noisy(300))]);
+  const r = await distill(input);
+  t.equal(r.verbatim, null, 'not passed through');
+  t.ok(r.outBytes < r.rawBytes / 4, `${r.rawBytes} -> ${r.outBytes} B`);
+  t.ok(r.output.includes(bad), 'the line with the byte, byte for byte');
+  t.equal(r.output.toString('latin1').split('\n').filter((l) => l.includes('\xc3(')).length, 1, 'once, on a line of its own');
+});
+
+t.test('two jest runs with one Latin-1 byte between them distil like the two runs alone', async (t) => {
+  const jest = readFileSync(join(ROOT, 'corpus/cases/1062-jest-verbose-pass/output.txt'));
+  const latin1 = Buffer.from('caf\xe9 au lait\n', 'latin1');
+  const clean = await distill(Buffer.concat([jest, Buffer.from('cafe au lait\n'), jest]), { command: 'npx jest --verbose' });
+  const dirty = await distill(Buffer.concat([jest, latin1, jest]), { command: 'npx jest --verbose' });
+  t.equal(dirty.verbatim, null);
+  t.equal(dirty.outBytes, clean.outBytes - 'cafe au lait\n'.length + latin1.length, `${dirty.rawBytes} -> ${dirty.outBytes} B, as ${clean.rawBytes} -> ${clean.outBytes} B`);
+  t.ok(dirty.output.includes(latin1), 'the Latin-1 line as it came');
+});
+
+t.test('a stream past the hold window keeps distilling after an undecodable line', async (t) => {
+  const log = (from: number, n: number) => Array.from({ length: n }, (_, i) => `2026-12-01 10:00:00,${String((from + i) % 1000).padStart(3, '0')} INFO worker.jobs [1594] job ${from + i} done\n`).join('');
+  const input = Buffer.concat([Buffer.from(log(0, 4000)), Buffer.from('2026-12-01 10:00:01,000 INFO worker.jobs [1594] wrote r\xe9sum\xe9.txt\n', 'latin1'), Buffer.from(log(4000, 40000))]);
+  t.ok(input.length > 1 << 20, `${input.length} B: far past the hold window`);
+  const r = omni(['pipe', '--command', 'cat worker.log'], { input });
+  t.equal(r.status, 0);
+  t.ok(r.stdout.length < input.length / 20, `${input.length} -> ${r.stdout.length} B: the lines after the byte folded too`);
+  t.ok(r.stdout.includes(Buffer.from('r\xe9sum\xe9', 'latin1')), 'the undecodable line as it came');
+});
+
+t.test("git log: a commit whose author is not UTF-8 stays as git printed it, the others go one per line", async (t) => {
+  const commit = (i: number, author: string) =>
+    `commit ${String(i).repeat(40).slice(0, 40)}\nAuthor: ${author} <dev${i}@example.com>\nDate:   Tue Sep ${i} 11:00:00 2026 +0000\n\n    Change number ${i} of the ledger\n\n    A body line that says more about change ${i}.\n\n`;
+  const latin1 = Buffer.from('Author: Jos\xe9 Mu\xf1oz <dev3@example.com>\n', 'latin1');
+  const parts = [1, 2, 3, 4, 5, 6, 7, 8].map((i) => Buffer.from(commit(i, i === 3 ? 'Jos\xe9 Mu\xf1oz' : 'Kim Keeper'), i === 3 ? 'latin1' : 'utf8'));
+  const input = Buffer.concat(parts);
+  t.ok(input.includes(latin1));
+  const r = await distill(input, { command: 'git log' });
+  t.equal(r.verbatim, null, 'distilled');
+  t.ok(r.output.includes(latin1), 'the Latin-1 author line, byte for byte');
+  t.notOk(r.output.includes(Buffer.from('\ufffd')), 'no replacement character made up from it');
+  t.equal(r.output.toString('latin1').split('Jos').length, 2, 'the author once');
+  const text = r.output.toString('latin1');
+  for (const i of [1, 2, 4, 5, 6, 7, 8]) t.match(text, new RegExp(`^${String(i).repeat(7)} 2026-09-0${i} Kim Keeper: Change number ${i} of the ledger$`, 'm'), `commit ${i} on one line`);
+  t.match(text, /^commit 3{40}$/m, 'commit 3 as git printed it');
 });
 
 t.test('CRLF terminators are kept on the lines that survive', async (t) => {

@@ -115,6 +115,12 @@ t.test('P6 catches a marker without a handle and a handle that retrieves nothing
   t.equal(checkHandles(out, retrieve), null, 'the real output passes');
   t.ok(checkHandles(Buffer.concat([out, Buffer.from('[omni: lines 1-400 not shown]\n')]), retrieve), 'a marker without a handle is caught');
   t.ok(checkHandles(Buffer.concat([out, Buffer.from(formatMarker('3 lines folded', 'deadbeefdeadbeef') + '\n')]), retrieve), 'an unknown handle is caught');
+  // A note may quote a line holding `]`: the marker still ends at its handle.
+  const s = openStore({ home });
+  const h = putBlob(s, Buffer.from('(pass) a > b [0.02ms]\n'));
+  s.close();
+  t.equal(checkHandles(Buffer.from(formatMarker('2 lines like "(pass) a > b [0.01ms]" folded', h) + '\n'), retrieve), null, 'a quote with a ] in it is a marker with its handle');
+  t.ok(checkHandles(Buffer.from('[omni: 2 lines like "(pass) a > b [0.01ms]" folded]\n'), retrieve), 'and without its handle it is caught');
 });
 
 t.test('P7 catches "already shown" over a line the reader never got', async (t) => {

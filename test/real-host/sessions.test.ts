@@ -27,18 +27,6 @@ const missing = missingPrograms(SESSION, sessionPath(probe));
 rmSync(probe, { recursive: true, force: true });
 const canRun = existsSync(claudeBin()) && existsSync(omniBin()) && missing.length === 0;
 
-/**
- * What omni is known to do today that the check counts as lost, reported to the lead and
- * marked TODO here (the bench counts it as lost): the git distillers' summary markers ("12
- * context + 2 index lines hidden; hunks renumbered", "2 commits shown one per line …; 10
- * author, date, body and stat lines hidden") archive lines gathered from several places of the
- * output, not one contiguous run; the "… whole output" marker beside them still retrieves it all.
- * Any other problem, or this one on another call, fails.
- */
-const KNOWN: { label: RegExp; type: string; why: string }[] = [
-  { label: /^git (diff|show|log)\b/, type: 'retrieve-not-contiguous', why: 'a git summary marker gathers lines from several places (reported; the whole output stays retrievable)' },
-];
-
 /** The omni run with the text of some calls replaced: what the model would have got had omni done that. */
 function doctored(run: RunResult, change: Record<number, (text: string) => string>): RunResult {
   return { ...run, results: run.results.map((r, i) => (r && change[i] ? { ...r, text: change[i](r.text) } : r)) };
@@ -60,11 +48,7 @@ t.test(`${SESSION.name}: a whole session with omni installed loses nothing`, asy
   t.ok(report.calls.some((c) => c.markers > 0), 'omni was in the loop: some call came back with a marker');
 
   for (const c of report.calls) {
-    const known = KNOWN.find((k) => k.label.test(c.label));
-    const isKnown = (type: string) => known !== undefined && known.type === type;
-    t.same(c.problems.filter((p) => !isKnown(p.type)).map((p) => `${p.type}: ${p.detail}`), [], `call ${c.index} [${kindKey(c)}] ${c.label}: nothing lost`);
-    const soft = c.problems.filter((p) => isKnown(p.type));
-    if (soft.length) t.same(soft.map((p) => `${p.type}: ${p.detail}`), [], `call ${c.index} ${c.label}: known`, { todo: known!.why });
+    t.same(c.problems.map((p) => `${p.type}: ${p.detail}`), [], `call ${c.index} [${kindKey(c)}] ${c.label}: nothing lost`);
   }
 
   t.test('the same check fails when omni would have lost a line', async (t) => {

@@ -1,0 +1,285 @@
+import t from 'tap';
+import fc from 'fast-check';
+import { createHash } from 'node:crypto';
+import stripAnsi from 'strip-ansi';
+import { distillBuffer } from '../../lib/pipeline/run.js';
+import { DISTILLERS, routeCommand, specByName } from '../../lib/distillers/registry.js';
+import { classifyLine, ownLines, ownLinesOfAll, plainOf, stripColour } from '../../lib/pipeline/classify.js';
+import { Owner } from '../../lib/pipeline/distill.js';
+import { describeRun } from '../../lib/pipeline/describe.js';
+import { RunState } from '../../lib/kit/stage.js';
+import { MARKER_RE } from '../../lib/pipeline/marker.js';
+import { sameTemplate, saysFailureOrWarning } from '../../lib/distillers/shared.js';
+import type { Line } from '../../lib/kit/types.js';
+import type { Recogniser } from '../../lib/kit/units.js';
+import type { DistillerSpec } from '../../lib/kit/spec.js';
+import { loadCorpus, type CorpusCase } from '../helpers/corpus.js';
+import { holds, runs } from '../helpers/property.js';
+import { corpusCase, pipe } from './cases.js';
+
+// A mixed run (lib/distillers/mix.ts): several producers (`a && b; c`), or one that names no
+// tool (`make test`, `npm run release`). Where each producer's output starts cannot be told, so
+// a line is hidden only where the recogniser of a producer that may have printed it positively
+// recognises it as noise, every failure line of every one of them stays, and every marker
+// stands where its run stood.
+
+/** The lines of an output with their exact bytes, as frame cuts them. */
+function rawLines(b: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  let at = 0;
+  while (at < b.length) {
+    const nl = b.indexOf(10, at);
+    const end = nl < 0 ? b.length : nl + 1;
+    out.push(b.subarray(at, end));
+    at = end;
+  }
+  return out;
+}
+
+const textOfRaw = (b: Buffer) => b.toString('utf8').replace(/\r?\n$/, '');
+/** What a terminal shows of a line: its last redraw, without colour. */
+const shown = (s: string) => stripAnsi(s.split('\r').filter((x) => x !== '').pop() ?? '');
+
+interface Replay {
+  /** Indices of input lines hidden behind a marker or squeezed out. */
+  hidden: Set<number>;
+  /** Why the output does not stand for the input, or null. */
+  problem: string | null;
+}
+
+/**
+ * Reads an output back against its input: each kept line is the next input line, each marker
+ * the exact bytes of the next input lines (its run, where it stood), a blank line may be
+ * squeezed out after another blank one, and a last marker may be the whole input's receipt.
+ */
+function replay(input: Buffer, output: Buffer, blobs: Map<string, Buffer>): Replay {
+  const ins = rawLines(input);
+  const outs = output.toString('utf8').split('\n');
+  if (outs[outs.length - 1] === '') outs.pop();
+  const hidden = new Set<number>();
+  const blank = (j: number) => textOfRaw(ins[j]).trim() === '';
+  const squeezable = (j: number) => blank(j) && j > 0 && blank(j - 1);
+  let i = 0;
+  for (let k = 0; k < outs.length; k++) {
+    const o = outs[k].replace(/\r$/, '');
+    const m = MARKER_RE.exec(o);
+    if (m) {
+      const blob = blobs.get(m[2]);
+      if (!blob) return { hidden, problem: `marker ${o} names nothing archived` };
+      if (k === outs.length - 1 && blob.equals(input)) continue; // the receipt
+      const lines = rawLines(blob);
+      while (i < ins.length && lines.length && !ins[i].equals(lines[0]) && squeezable(i)) hidden.add(i++);
+      for (const l of lines) {
+        if (i >= ins.length || !ins[i].equals(l)) return { hidden, problem: `marker "${m[1]}" does not stand where its run stood (input line ${i + 1})` };
+        hidden.add(i++);
+      }
+      continue;
+    }
+    // Squeezed blank lines: a blank line that follows a blank one may go.
+    while (i < ins.length && shown(textOfRaw(ins[i])).trim() !== shown(o).trim() && squeezable(i)) hidden.add(i++);
+    if (i >= ins.length) return { hidden, problem: `output line ${k + 1} is past the input` };
+    if (shown(textOfRaw(ins[i])) !== shown(o) && !/\*\*\*/.test(o)) return { hidden, problem: `output line ${k + 1} ${JSON.stringify(o.slice(0, 120))} is not input line ${i + 1} ${JSON.stringify(textOfRaw(ins[i]).slice(0, 120))}` };
+    i++;
+  }
+  while (i < ins.length && shown(textOfRaw(ins[i])).trim() === '') hidden.add(i++);
+  if (i !== ins.length) return { hidden, problem: `${ins.length - i} input lines are neither shown nor behind a marker` };
+  return { hidden, problem: null };
+}
+
+/** The pipe door with an in-memory archive keyed like the store (16 hex of SHA-256). */
+async function distilled(command: string, input: Buffer): Promise<{ output: Buffer; blobs: Map<string, Buffer>; distiller: string }> {
+  const blobs = new Map<string, Buffer>();
+  const archive = {
+    put(d: Buffer) {
+      const h = createHash('sha256').update(d).digest('hex').slice(0, 16);
+      blobs.set(h, Buffer.from(d));
+      return h;
+    },
+  };
+  const r = await distillBuffer(describeRun({ door: 'pipe', command }), input, { archive });
+  return { output: r.output, blobs, distiller: r.distiller };
+}
+
+/** Lines as classify gives them to the recognisers: plain text and tier, in order. */
+function classified(input: Buffer, tools: DistillerSpec[]): Line[] {
+  const own = ownLinesOfAll(tools);
+  let prev: string | null = null;
+  return rawLines(input).map((b, index) => {
+    const text = shown(textOfRaw(b)) === stripAnsi(textOfRaw(b)) ? textOfRaw(b) : textOfRaw(b).split('\r').filter((x) => x !== '').pop() ?? '';
+    const l: Line = { kind: 'line', text, eol: '\n', tier: 'text', index, end: 0 };
+    const p = plainOf(l);
+    l.tier = classifyLine(p, prev, own);
+    prev = p;
+    return l;
+  });
+}
+
+/** The lines one producer's recogniser positively recognises, shown every line as the engine shows them. */
+function recognised(rec: Recogniser, lines: Line[], fold: boolean): Set<number> {
+  const hits = new Set<number>();
+  for (const l of lines) {
+    const p = l.plain ?? l.text;
+    if (fold && p.trim() === '') continue;
+    if (rec.see?.({ ...l }, p)) hits.add(l.index);
+    // Lines it groups as alike (cargo's `Compiling x`): folded to first, marker, last.
+    else if (rec.foldKey && rec.foldKey(l, p) !== null) hits.add(l.index);
+  }
+  return hits;
+}
+
+/**
+ * Is line `i` the middle of a run of lines sharing one template (numbers and ids aside), which
+ * the generic fold every folding recogniser leaves its other lines to may hide? Its neighbours
+ * share its template (the run's first and last line stay), and it says no failure or warning.
+ */
+function inTemplateRun(lines: Line[], i: number): boolean {
+  const p = (k: number) => lines[k].plain ?? lines[k].text;
+  if (i === 0 || i === lines.length - 1 || saysFailureOrWarning(p(i))) return false;
+  return sameTemplate(p(i - 1), p(i)) && sameTemplate(p(i), p(i + 1));
+}
+
+/** Corpus producers a chain may be made of: one producer a 'run' spec owns, named by the command. */
+function producers(): Array<{ c: CorpusCase; spec: DistillerSpec; argv: string[] }> {
+  const out: Array<{ c: CorpusCase; spec: DistillerSpec; argv: string[] }> = [];
+  for (const c of loadCorpus()) {
+    if (c.output.length > 40_000 || c.output.includes(0) || !c.output.length) continue;
+    const r = routeCommand(c.cmd);
+    if (!r.distiller || r.mixed || r.rule || !r.argv?.length || /[;&|<>`$()]/.test(c.cmd)) continue;
+    const spec = specByName(r.distiller);
+    const rec = spec.lines?.({ argv: r.argv });
+    if (!rec || (rec.unit !== undefined && rec.unit !== 'run') || spec.answer) continue;
+    out.push({ c, spec, argv: r.argv });
+  }
+  return out;
+}
+
+const POOL = producers();
+
+t.test('the pool of corpus producers is wide', async (t) => {
+  const specs = new Set(POOL.map((p) => p.spec.name));
+  t.ok(POOL.length > 80, `${POOL.length} producers`);
+  t.ok(specs.size >= 12, `of ${specs.size} specs: ${[...specs].sort().join(', ')}`);
+});
+
+/** Interleaves the lines of two outputs by `picks` (true: the next line of a), each in its order. */
+function interleave(a: Buffer, b: Buffer, picks: boolean[]): Buffer {
+  const la = rawLines(a).map((x) => (x[x.length - 1] === 10 ? x : Buffer.concat([x, Buffer.from('\n')])));
+  const lb = rawLines(b).map((x) => (x[x.length - 1] === 10 ? x : Buffer.concat([x, Buffer.from('\n')])));
+  const out: Buffer[] = [];
+  let i = 0, j = 0, k = 0;
+  while (i < la.length || j < lb.length) {
+    const fromA = j >= lb.length || (i < la.length && (picks.length ? picks[k++ % picks.length] : true));
+    out.push(fromA ? la[i++] : lb[j++]);
+  }
+  return Buffer.concat(out);
+}
+
+t.test('P1 for chains: over two corpus producers\' outputs, concatenated or interleaved, only what a recogniser of either recognises is hidden, every failure line of either stays, every marker stands where its run stood', async (t) => {
+  const arb = fc.record({
+    a: fc.integer({ min: 0, max: POOL.length - 1 }),
+    b: fc.integer({ min: 0, max: POOL.length - 1 }),
+    picks: fc.oneof(fc.constant([] as boolean[]), fc.array(fc.boolean(), { minLength: 1, maxLength: 40 })),
+  });
+  await holds(t, 'chains', arb, async ({ a, b, picks }) => {
+    const A = POOL[a], B = POOL[b];
+    const command = `${A.c.cmd} && ${B.c.cmd}`;
+    const route = routeCommand(command);
+    if (!route.mixed || route.producers?.length !== 2) return `${command}: not read as two producers`;
+    const input = interleave(A.c.output, B.c.output, picks);
+    const { output, blobs } = await distilled(command, input);
+    if (output.length > input.length) return `${command}: larger than its input`;
+    const { hidden, problem } = replay(input, output, blobs);
+    if (problem) return `${command}: ${problem}`;
+    // What either producer's recogniser recognises, over the whole mixed output, and the lines
+    // classify calls noise (blank, repeated, a progress bar: generic's recognition, folded the
+    // same in any run).
+    const tools = [A.spec, B.spec];
+    const lines = classified(input, tools);
+    const recA = A.spec.lines!({ argv: A.argv }) as Recogniser;
+    const recB = B.spec.lines!({ argv: B.argv }) as Recogniser;
+    const fold = recA.others !== 'keep' || recB.others !== 'keep';
+    const byA = recognised(recA, lines, fold);
+    const byB = recognised(recB, lines, fold);
+    for (const i of hidden) {
+      if (byA.has(i) || byB.has(i) || lines[i].tier === 'noise' || (fold && inTemplateRun(lines, i))) continue;
+      return `${command}: input line ${i + 1} ${JSON.stringify(lines[i].text.slice(0, 120))} is hidden, and neither ${A.spec.name} nor ${B.spec.name} recognises it as noise`;
+    }
+    // Every failure line of either producer stays, each by its own lines.
+    for (const spec of tools) {
+      let prev: string | null = null;
+      for (const l of lines) {
+        const p = l.plain ?? l.text;
+        const tier = classifyLine(p, prev, ownLines(spec));
+        prev = p;
+        if (tier === 'failure' && hidden.has(l.index)) return `${command}: ${spec.name}'s failure line ${JSON.stringify(p.slice(0, 120))} is hidden`;
+      }
+    }
+    return null;
+  }, { numRuns: runs(60) });
+});
+
+t.test('the checker fails on an output that hides an unrecognised line or moves a marker', async (t) => {
+  const input = Buffer.from('one\ntwo\nthree\n');
+  const blobs = new Map([['0123456789abcdef', Buffer.from('two\n')]]);
+  t.equal(replay(input, Buffer.from('one\n[omni: 1 lines folded — omni retrieve 0123456789abcdef]\nthree\n'), blobs).problem, null);
+  t.same([...replay(input, Buffer.from('one\n[omni: 1 lines folded — omni retrieve 0123456789abcdef]\nthree\n'), blobs).hidden], [1]);
+  t.match(replay(input, Buffer.from('[omni: 1 lines folded — omni retrieve 0123456789abcdef]\none\nthree\n'), blobs).problem, /does not stand where its run stood/);
+  t.match(replay(input, Buffer.from('one\nthree\n'), blobs).problem, /not input line/);
+});
+
+t.test('a chain of a test run and an install is read by both: each one\'s noise goes, the rest stays', async (t) => {
+  const install = corpusCase('npm-install-fresh');
+  const jest = corpusCase('jest-verbose-pass');
+  const command = `cd app && ${install.cmd} && ${jest.cmd}`;
+  const input = Buffer.concat([install.output, jest.output]);
+  const { output, blobs } = await distilled(command, input);
+  const { hidden, problem } = replay(input, output, blobs);
+  t.equal(problem, null);
+  const text = output.toString('utf8');
+  t.match(text, /passing tests folded/, "jest's passing tests fold");
+  t.ok(hidden.size > 100, `${hidden.size} lines hidden`);
+  t.ok(output.length < input.length / 2, `${input.length} -> ${output.length} B`);
+});
+
+t.test('an answer anywhere in the chain keeps every line: any line may be the answer', async (t) => {
+  const jest = corpusCase('jest-verbose-pass');
+  for (const answer of ['git status', 'ls -la', 'cat notes.txt', 'rg TODO src']) {
+    const command = `${jest.cmd} && ${answer}`;
+    const r = routeCommand(command);
+    t.ok(r.mixed && r.producers!.some((p) => p.answer), `${command}: an answer producer`);
+    const { output } = await distilled(command, jest.output);
+    t.notOk(MARKER_RE.test(output.toString('utf8').split('\n').find((l) => MARKER_RE.test(l)) ?? ''), `${command}: no marker`);
+    t.equal(stripColour(output.toString('utf8')), stripColour(jest.output.toString('utf8')), `${command}: every line, as it came`);
+  }
+  const jq = routeCommand(`${jest.cmd} && cat package.json | jq .scripts`);
+  t.ok(jq.producers!.some((p) => p.reshaped === 'jq'), 'a reshaped segment is structured: an answer too');
+});
+
+t.test('a producer that names no tool is read by the specs its output names', async (t) => {
+  const nodeTest = corpusCase('node-test-tap-toplevel-pass');
+  for (const command of ['npm run release', 'make test', 'just test', 'rake test', 'bundle exec rake test', 'yarn release', 'docker compose exec app make test']) {
+    const d = await pipe(nodeTest, command);
+    t.match(d.out, /\d+ passing (tests|TAP results) folded/, `${command}: node --test's passing tests fold`);
+    t.equal(d.distiller, command.includes('make') ? 'cc' : 'tap', `${command}: counted as ${d.distiller}`);
+  }
+  // npm echoes the script it runs: `> node --test` names node --test itself.
+  const echoed = { ...nodeTest, output: Buffer.concat([Buffer.from('\n> app@1.0.0 release\n> node --test\n\n'), nodeTest.output]) };
+  const release = await pipe(echoed, 'npm run release');
+  t.equal(release.distiller, 'node-test', 'npm run release running node --test is counted as node-test');
+  t.match(release.out, /200 passing (tests|TAP results) folded/);
+  t.ok(release.out.length < release.input.length / 5, `${release.input.length} -> ${release.out.length} B`);
+  const generic = await pipe(nodeTest, './release.sh');
+  t.notMatch(generic.out, /passing (tests|TAP results) folded/, 'a script no runner names stays generic');
+});
+
+t.test("npm test running rspec takes in rspec's own failure lines from the first line (the head names the tool)", async (t) => {
+  const c = corpusCase('rspec-doc-fail');
+  const lines = c.output.toString('utf8').split('\n');
+  const owner = new Owner(describeRun({ door: 'pipe', command: 'npm test' }), new RunState());
+  const ls: Line[] = lines.map((text, index) => ({ kind: 'line', text, eol: '\n', tier: 'text', index, end: 0 }));
+  owner.observe(ls);
+  const failing = lines.filter((l) => /\(FAILED - \d+\)\s*$|^\s*Failure\/Error:|^rspec \S+ # /.test(l));
+  t.ok(failing.length >= 3, `${failing.length} rspec failure lines`);
+  for (const l of failing) t.equal(classifyLine(l, null, owner.ownAt(0)), 'failure', `a failure under npm test: ${l.trim()}`);
+  t.same(DISTILLERS.filter((s) => s.name === 'rspec').length, 1);
+});
