@@ -69,7 +69,8 @@ export { MAY_STATE_FAILURE, saysFailureOrWarning } from '../kit/words.js';
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 const isHexLetter = (c: number): boolean => (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
-const isWord = (c: number): boolean => isDigit(c) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isWord = (c: number): boolean => isDigit(c) || isLetter(c) || c === 95;
 const UUID_AT = /[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?![\w-])/y;
 /** Shortest run of hex digits read as an id (a short git hash, a cache key, a pointer without 0x). */
 const HEX_ID_MIN = 7;
@@ -102,6 +103,12 @@ function variableEnd(s: string, i: number): number {
     if (j - i >= HEX_ID_MIN && digit && letter && (j === s.length || !isWord(s.charCodeAt(j)))) return j;
   }
   if (!isDigit(c)) return -1;
+  // Digits glued to a word's letters are part of a name (`file9.txt`, `mod12.js`, `gw0`): two
+  // lines that differ there name different things, and a list of names is an answer. One
+  // letter alone before them is a separator's (`v1.2.3`, ISO's `T16:42`, `1920x1080`).
+  let d = i;
+  while (d > 0 && isDigit(s.charCodeAt(d - 1))) d--;
+  if (d > 1 && isLetter(s.charCodeAt(d - 1)) && isLetter(s.charCodeAt(d - 2))) return -1;
   let j = i + 1;
   for (;;) {
     while (j < s.length && isDigit(s.charCodeAt(j))) j++;

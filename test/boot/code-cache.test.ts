@@ -36,7 +36,7 @@ t.test('the build ships a cache that this Node accepts, and the reply folds', as
   const r = hook(root, tempHome());
   t.equal(r.status, 0);
   t.equal(r.report, 'accepted');
-  t.match(r.stdout, /similar lines folded — omni retrieve [0-9a-f]{16}/);
+  t.match(r.stdout, /lines like .* folded — omni retrieve [0-9a-f]{16}/);
 });
 
 t.test('a rejected, a missing and an unwritable cache give the same reply; a stale one is written again', async (t) => {
@@ -92,14 +92,18 @@ t.test('a call that compiles rules switches a V8 flag on: a stale cache is writt
   t.equal(hook(root, withRules()).report, 'accepted', 'and by one with');
 });
 
+/** A number spelt in letters (`305` -> `dah`): a name, never a template's variable. */
+const letters = (n: number): string => String(n).replace(/\d/g, (d) => String.fromCharCode(97 + Number(d)));
+
 t.test('a reply larger than a pipe buffer reaches a slow reader whole (stdout by file descriptor)', async (t) => {
   const home = tempHome();
-  // Blocks of unique lines (kept: over 64 KB of them) between runs of one progress template
+  // Blocks of unique lines (kept: over 64 KB of them; their names are words, so no two share a
+  // template) between runs of one progress template
   // (folded), so the reply is both changed and larger than a pipe buffer.
   const big = JSON.stringify({
     session_id: 's-big', transcript_path: '/nonexistent/t.jsonl', cwd: '/tmp', hook_event_name: 'PostToolUse',
     tool_name: 'Bash', tool_input: { command: './fetch-all.sh' }, tool_use_id: 'toolu_big',
-    tool_response: { stdout: Array.from({ length: 60 }, (_, b) => [...Array.from({ length: 30 }, (_, k) => `step ${b}.${k}: compiled module-${(b * 31 + k) * 7919 % 100003} into out/chunk-${b}-${k}.js`), ...Array.from({ length: 40 }, (_, k) => `Downloading package-${b} ${k}%`)].join('\n')).join('\n') + '\nerror: step 3 failed', stderr: '', interrupted: false, isImage: false },
+    tool_response: { stdout: Array.from({ length: 60 }, (_, b) => [...Array.from({ length: 30 }, (_, k) => `step ${b}.${k}: compiled ${letters((b * 31 + k) * 7919 % 100003)} into out/${letters(b)}-${letters(k)}.js`), ...Array.from({ length: 40 }, (_, k) => `Downloading package-${b} ${k}%`)].join('\n')).join('\n') + '\nerror: step 3 failed', stderr: '', interrupted: false, isImage: false },
   });
   // A real pipe to a reader that sleeps before it reads: the hook's writes fill the pipe and
   // must wait for it, not be lost or cut (a Node parent would drain an unread pipe at exit).

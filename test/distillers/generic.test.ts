@@ -51,3 +51,14 @@ t.test('what a template fold never hides: a table\'s rows, lines that are only v
   for (const k of [0, 19, 20, 21, 29, 30, 31, 39]) t.ok(out.split('\n').includes(jobs[k]), `kept: ${jobs[k]}`);
   t.equal((out.match(/^\[omni: \d+ lines like "job \d+ done in \d+ms" folded/gm) ?? []).length, 3, 'a run on each side of each line that says trouble');
 });
+
+t.test('a list of names is an answer: digits glued to a name\'s letters are part of it, never a template\'s variable', async (t) => {
+  const names = Array.from({ length: 30 }, (_, i) => `src/lib/mod${i}.js`);
+  const listing = ['src/', ...names, ...Array.from({ length: 12 }, (_, i) => `assets/icon${i}x${i}.png`), 'worker gw3 ready', 'worker gw4 ready', 'worker gw5 ready', 'worker gw6 ready'].join('\n') + '\n';
+  const r = await distill(listing, { command: 'tar -cvzf out.tgz src assets', door: 'pipe' });
+  t.equal(r.output.toString(), listing, 'every path, every worker');
+  // One letter alone before digits is a separator: versions, ISO times and sizes still fold.
+  const pulls = Array.from({ length: 20 }, (_, i) => `2026-12-01T1${i % 10}:00:0${i % 10}Z pulled layer v1.${i}.0 1920x10${i % 10}0`).join('\n') + '\n';
+  const p = (await distill(pulls, { command: './pull-layers', door: 'pipe' })).output.toString();
+  t.ok(p.length < pulls.length / 2, `${pulls.length} -> ${p.length} B`);
+});

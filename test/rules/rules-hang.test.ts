@@ -114,5 +114,5 @@ t.test('the warm MCP hook server: a call with the catastrophic rule is answered,
   t.match(first, /hidden by rule nested/, 'the call with the catastrophic lines is answered');
   const plain = Array.from({ length: 40 }, (_, i) => `Downloading package-${i % 7} ${i}%`).join('\n') + '\ndone';
   const second = await call(payload(home, './fetch-all.sh', plain, 'toolu_hang_warm_2')).catch((e: Error) => `no answer: ${e.message}`);
-  t.match(second, /similar lines folded/, 'the next call is answered as usual: the server goes on');
+  t.match(second, /lines like .* folded/, 'the next call is answered as usual: the server goes on');
 });
