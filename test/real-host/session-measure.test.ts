@@ -126,3 +126,10 @@ t.test('the sessions: 25-45 calls each, several ecosystems, at least two held ou
     t.ok(Object.keys(files).length >= 6, `${s.name}: its project is made by code (${Object.keys(files).length} files)`);
   }
 });
+
+t.test('a test runner\'s random seed is the run\'s, not omni\'s: a passing run that differs only there is not larger', async (t) => {
+  const pass = bash('ruby -Ilib -Itest test/test_tax.rb', 'tests', 'test-pass');
+  const run = (seed: number) => `Run options: --seed ${seed}\n\n# Running:\n\n....\n\nFinished in 0.000812s, 4926.1084 runs/s, 4926.1084 assertions/s.\n\n4 runs, 4 assertions, 0 failures, 0 errors, 0 skips\n`;
+  t.same(checkCall(ev(pass, run(7), run(50123), {}), stable, stable).problems, [], 'seed 7 against seed 50123');
+  t.same(checkCall(ev(pass, run(7), run(50123) + 'x\n', {}), stable, stable).problems.map((p) => p.type), ['larger'], 'a real extra line still counts');
+});

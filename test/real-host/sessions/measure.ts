@@ -79,6 +79,9 @@ export function stabiliser(runDir: string, extra: string[] = []): (s: string) =>
       // durations: "5.497 s", "in 0.12s", "0.003s", "1m2.3s", "in 3s"
       .replace(/\b\d+m\d+(\.\d+)?s\b/g, '<T>')
       .replace(/\b\d+(\.\d+)?\s?(ms|s|sec|secs|seconds|µs|us)\b/g, '<T>')
+      // a test runner's random order: minitest's and rspec's `--seed 4242`, jest's `--seed=…`
+      .replace(/--seed[ =]\d+/g, '--seed <SEED>')
+      .replace(/\bRandomized with seed \d+/g, 'Randomized with seed <SEED>')
       // rates: "4780.1234 runs/s"
       .replace(/\b\d+(\.\d+)? (runs|assertions|tests)\/s\b/g, '<RATE> $2/s')
       // a rule of = or - around a duration (pytest) grows and shrinks with it
