@@ -57,9 +57,16 @@ t.test('an entry point given another event\'s payload stays silent', async (t) =
 });
 
 t.test('a Bash result with nothing to gain gets no reply at all', async (t) => {
-  t.equal(await run('post-hook', sample('PostToolUse.Bash.stderr-40-lines.json')), '');
+  const names = Array.from({ length: 40 }, (_, i) => `built module${i}`).join('\n') + '\nbuild ok';
+  t.equal(await run('post-hook', bashPayload('./build.sh', names)), '', 'forty names: nothing a fold may take');
   t.equal(await run('post-hook', bashPayload('echo hi', 'hi')), '');
   t.equal(await run('post-hook', bashPayload('true', '')), '');
+});
+
+t.test('forty lines of one template (a captured payload: `progress N/40`) fold to first, marker, last', async (t) => {
+  const out = await run('post-hook', sample('PostToolUse.Bash.stderr-40-lines.json'));
+  const text = JSON.parse(out).hookSpecificOutput.updatedToolOutput.stdout as string;
+  t.match(text, /^progress 1\/40\n\[omni: 38 lines like "progress \d+\/40" folded — omni retrieve [0-9a-f]{16}\]\nprogress 40\/40\nbuild ok$/);
 });
 
 t.test('a noisy successful Bash result is replaced: smaller, last line kept, Bash\'s own shape', async (t) => {
