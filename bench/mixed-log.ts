@@ -1,5 +1,5 @@
 // A deterministic mixed log: ANSI colour, carriage-return progress redraws, repeated
-// templates, stack traces and unique lines, in the proportions performance.md used.
+// templates, stack traces and unique lines, in the proportions the stream benchmarks have always used.
 export function* mixedLog(totalBytes: number): Generator<Buffer> {
   let seed = 42;
   const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);

@@ -28,7 +28,7 @@ const hookBundle = path.resolve('dist/omni.cjs');
 if (!fs.existsSync(hookBundle)) { console.error('bench/store: run `npm run build` first'); process.exit(1); }
 const require = createRequire(import.meta.url);
 const S = require(lib);
-// Drop NODE_EXTRA_CA_CERTS from the children, as a shipped hook may (performance.md: +44 ms).
+// Drop NODE_EXTRA_CA_CERTS from the children, as a shipped hook may (it costs a Node start about 44 ms).
 const env = { ...process.env };
 delete env.NODE_EXTRA_CA_CERTS;
 

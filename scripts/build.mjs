@@ -1,5 +1,5 @@
 // Bundles the CLI into CommonJS files so a hook process parses one small file instead of
-// resolving a module tree (performance.md: 3.3x -> 1.6x `node -e 0`).
+// resolving a module tree (a hook's start-up went from 3.3x to 1.6x `node -e 0`).
 //
 // dist/omni.cjs holds the hot path: hooks, exec, pipe, the pipeline and the store.
 // Subcommands a user types by hand (init, doctor, stats, …) are separate bundles,

@@ -61,7 +61,7 @@ export async function main(argv: string[], given?: Io): Promise<number> {
   const io = given ?? processIo;
   const cmd = argv[0];
   if (cmd && isHookFlag(cmd)) {
-    // A hook always exits 0 and prints one JSON object or nothing (host-contract 1.4).
+    // A hook always exits 0 and prints one JSON object or nothing: anything else is a broken hook to the host.
     try {
       // The real process's stdio go by file descriptor (hook-stdio.ts); a test's Io as given.
       const real = given === undefined;

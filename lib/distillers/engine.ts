@@ -307,7 +307,7 @@ function hasWords(t: string): boolean {
 
 /**
  * Hides runs of lines in place: each contiguous run of hidden input lines becomes one
- * marker exactly where the run stood (rule 5), so expanding every marker with its bytes
+ * marker exactly where the run stood, so expanding every marker with its bytes
  * gives back the input. A run ends at the first line that is kept; it becomes a marker
  * only when it pays for it (`foldPays`), otherwise its lines go back where they were.
  */

@@ -13,7 +13,7 @@ import { plural, programOf, subcommand, textOf } from './shared.js';
  * - log: each commit on one line, `<short hash>[ (refs)] <date> <author>: <subject>` (the date as
  *   git printed it, or its day when git printed the default or an ISO form; the author's name
  *   without the address); the message bodies are left out (said in the receipt). Every commit,
- *   its hash, author, day and subject stay (rule 4).
+ *   its hash, author, day and subject stay: a log is an enumeration, its rows are answers.
  * - show: the commit's header and message as git printed them (one commit: who and when is what
  *   was asked).
  * - every patch (diff, show, log -p): every file header, every changed line and every hunk

@@ -6,7 +6,7 @@
  * (no view covers it, the answer would not be smaller, the store is not there). The caller then
  * distils it and records the view the reader gets.
  *
- * The read's content is archived before any marker names it (rule 5), and the run, the ledger
+ * The read's content is archived before any marker names it (a handle always returns its bytes), and the run, the ledger
  * lines and the view are recorded like any other delivery.
  */
 import type { HostAdapter, JsonObject, PostReadInput } from '../hosts/adapter.js';

@@ -1,8 +1,8 @@
 /**
  * The user's Claude Code permission rules for Bash, matched against the ORIGINAL command.
  *
- * Claude Code checks its rules against the command a PreToolUse hook rewrote (host-contract
- * 1.7.1, Verified): a deny or ask rule written for `npm test` stops matching
+ * Claude Code checks its rules against the command a PreToolUse hook rewrote (checked with
+ * the pinned CLI in test/real-host/claude-permissions.test.ts): a deny or ask rule written for `npm test` stops matching
  * `… omni exec 'npm test'`, and an allow rule stops matching too. The host also reads a command
  * more widely than its text: it folds whitespace, removes quotes and sees through wrappers with
  * options (`npm  test`, `"npm" test`, `nice -n 5 npm test` are all denied by `Bash(npm test:*)`).

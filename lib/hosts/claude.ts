@@ -1,7 +1,7 @@
 /**
  * Claude Code adapter, hot-path half: hand-written payload guards and reply builders.
  *
- * No zod here (performance.md: importing zod costs ~100 ms per hook call). The zod schemas in
+ * No zod here: importing zod costs ~100 ms per hook call. The zod schemas in
  * ./claude-schemas.ts are the source of truth; test/hosts/claude-guards.test.ts checks that
  * every guard agrees with its schema on the captured payloads and on fuzzed variants.
  *
@@ -245,7 +245,7 @@ export function mcpReply(blocks: readonly McpBlock[], texts: readonly string[]):
 }
 
 // ---------------------------------------------------------------------------------------------
-// Replies. Exactly one JSON object; hookSpecificOutput must name the event (host-contract 2.4).
+// Replies. Exactly one JSON object; hookSpecificOutput must name the event, or the host ignores it.
 
 /** PostToolUse Bash: the incoming tool_response with stdout replaced and stderr blanked. */
 export function bashReply(

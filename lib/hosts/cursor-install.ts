@@ -1,6 +1,6 @@
 /**
  * Cursor's installer half (tier "handoff"). Cursor cannot replace a shell command's output
- * (host-contract 3.3), so omni is offered to its agent as an MCP server (`omni mcp`, tool
+ * (its hooks can observe a command but not change what the agent gets), so omni is offered to its agent as an MCP server (`omni mcp`, tool
  * `omni_run`) in `.cursor/mcp.json`, plus, per project, a rule in `.cursor/rules/omni.mdc`
  * telling the agent when to use it. Cursor has no rules file it reads at user scope (user
  * rules live in its settings UI), so user scope installs the MCP server only.

@@ -1,6 +1,6 @@
 /**
  * Cursor: recognised only so omni can stand aside. Cursor cannot replace shell output
- * (host-contract 3.3), and it also runs Claude Code's hooks from ~/.claude/settings.json, so
+ * (its hooks can observe a command but not change what the agent gets), and it also runs Claude Code's hooks from ~/.claude/settings.json, so
  * omni's Claude Code entry would run a second time for every Cursor tool call. Cursor users get
  * omni through its MCP tool `omni_run` (tier "handoff", installed by ./cursor-install.ts).
  */

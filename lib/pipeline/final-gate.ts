@@ -18,7 +18,7 @@ export const GATE_MIN_SAVED_RATIO = 0.1;
 export type Verdict =
   /** The distilled bytes; `rawHandle` names the whole raw output when a receipt was owed. */
   | { kind: 'distilled'; out: Buffer; rawHandle: string | null }
-  /** The raw bytes, for `verbatim`'s reason (`failedExit`: byte for byte, rule 2). */
+  /** The raw bytes, for `verbatim`'s reason (`failedExit`: byte for byte, a failure is never cut). */
   | { kind: 'as-came'; verbatim: string; failedExit: boolean; rawHandle: string | null };
 
 /**

@@ -16,7 +16,7 @@ import { batchStage, type RunState } from '../kit/stage.js';
  * sends a line as it came (a fold that did not pay, a batch past the streaming budget, the final
  * gate's fallback). The exact bytes stay in the archive.
  *
- * Not applied to passthrough runs (structured data, binary, errors: rule 3 keeps them byte for
+ * Not applied to passthrough runs (structured data, binary, errors: those stay byte for
  * byte) nor to reads (`cat`, `head`, `sed -n`: a read is delivered unchanged), unless the user
  * sets OMNI_MASK=all (render and the stage read `ctx.maskAll`). Words that merely contain "pass"
  * (`passed=3`, `PASS=$((PASS+1))`, `pass=10`) are not secret names: a name must END in a secret

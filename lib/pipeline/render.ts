@@ -184,7 +184,7 @@ class Renderer {
 
   /**
    * The raw bytes instead of the distilled form (the final gate said no): a failing exit goes
-   * out byte for byte (rule 2) unless OMNI_MASK=all; otherwise the raw bytes with every secret
+   * out byte for byte (a failure is never folded or cut) unless OMNI_MASK=all; otherwise the raw bytes with every secret
    * the redact stage found masked, so masking never depends on what the distillation saved.
    */
   private sendAsCame(failedExit: boolean): void {

@@ -16,7 +16,7 @@ export interface DistillResult {
   rawHandle: string | null;
 }
 
-/** Fixed write size, so a buffered payload is always cut into the same batches (rule 7). */
+/** Fixed write size, so a buffered payload is always cut into the same batches: the same input gives the same bytes. */
 const CHUNK = 64 << 10;
 
 /**

@@ -2,9 +2,9 @@
  * The ledger: which lines each reader was already shown.
  *
  * Reader scope = (session_id, agent_id or "main"): a subagent shares its parent's
- * session_id, so the agent is part of the key (host-contract 1.7.7). Project scope = cwd.
+ * session_id, so the agent is part of the key. Project scope = cwd.
  *
- * performance.md: one row per line makes inserts cost seconds, so each delivery is ONE row
+ * One row per line makes inserts cost seconds, so each delivery is ONE row
  * holding a packed blob of 64-bit line hashes (linehash.ts). Loading is bounded: the newest
  * rows only, merged into bounded sorted sets (SortedHashSet).
  */

@@ -1,7 +1,7 @@
 /**
  * Fast 64-bit line hashes for the ledger, and a bounded set of them.
  *
- * performance.md: `crypto.createHash` per line costs ~1.8 µs and an unbounded `Set` grows
+ * `crypto.createHash` per line costs ~1.8 µs and an unbounded `Set` grows
  * ~100 B per unique line. So lines are hashed with cyrb53's mixing kept at its full two
  * 32-bit halves (64 bits: a false "already shown" needs a collision among at most
  * `SHOWN_SET_CAP` entries, ~2^-46), and sets are typed-array open-addressing tables.

@@ -112,7 +112,7 @@ export function getGoal(store: Store, cwd: string): string | null {
 
 /**
  * The SessionStart context block: goal, facts, last error, hot files, as plain statements
- * (host-contract 1.6: text that reads like instructions can trip injection defences).
+ * (text that reads like instructions can trip a host's prompt-injection defences).
  * At most `SESSION_CONTEXT_MAX_CHARS`; null when there is nothing to say.
  */
 export function sessionStartContext(store: Store, a: { cwd: string; source?: string }): string | null {

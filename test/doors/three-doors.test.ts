@@ -26,7 +26,7 @@ t.test('one corpus case gives the same bytes through exec, pipe and the post-hoo
   t.ok(viaExec.stdout.equals(viaPipe.stdout), 'exec and pipe agree byte for byte');
   t.ok(viaPipe.stdout.length < raw.length, `distilled: ${viaPipe.stdout.length} < ${raw.length} bytes`);
 
-  // The host hands over stdout without its final newline (host-contract 1.7.2).
+  // The host hands over stdout without its final newline.
   const payload = {
     session_id: '11111111-1111-4111-8111-111111111111', transcript_path: join(proj, 't.jsonl'), cwd,
     permission_mode: 'default', hook_event_name: 'PostToolUse', tool_name: 'Bash',

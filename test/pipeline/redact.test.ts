@@ -112,7 +112,7 @@ t.test('header-style secrets in real curl -v output are masked, the header names
   t.teardown(() => srv.close());
   const port = (srv.address() as { port: number }).port;
   // Real lengths (an Anthropic key is 108 characters): a masked value must pay for the
-  // receipt the output gains, or the output would grow and goes out raw (rule 5).
+  // receipt the output gains, or the output would grow and goes out raw (no output is larger than its input).
   const key = `sk-ant-api03-${'Q7vX2mKp9LwR4tYz'.repeat(6)}AA`;
   const token = 'f3a9c1e07b5d4286'.repeat(4);
   const apiKey = '5b1f0c2e9d8a7f64'.repeat(2);

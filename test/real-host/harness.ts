@@ -1,6 +1,6 @@
 /**
  * Runs the REAL Claude Code CLI headless against the loopback stand-in
- * (testing-with-the-real-host.md §2–§6), in a fresh temporary HOME with omni installed by the
+ * in a fresh temporary HOME with omni installed by the
  * real `omni init` — or without omni, for the baseline.
  *
  * Clean environment (`env -i` equivalent), `IS_SANDBOX=1` only as root under

@@ -1,5 +1,5 @@
 /**
- * A loopback stand-in for the Anthropic Messages API (testing-with-the-real-host.md §4).
+ * A loopback stand-in for the Anthropic Messages API: the real CLI's requests are recorded, and its replies scripted.
  *
  * Plays a fixed script of tool calls over SSE and records every request, so a test can read
  * the tool_result the real Claude Code CLI sent to the "model" after each step.
