@@ -1,4 +1,4 @@
-// `node bench/through2.mjs`: the stage factory (`batchStage`, lib/pipeline/stage.ts) built on
+// `node bench/through2.mjs`: the stage factory (`batchStage`, lib/kit/stage.ts) built on
 // through2 instead of node:stream's Transform, measured on the stream path: `omni pipe` over
 // the 100 MB mixed log (bench/mixed-log.ts), CPU seconds (user + sys), peak RSS and the output
 // (it must be byte for byte the same). Both bundles are built here from the same sources; the
@@ -57,7 +57,7 @@ function plugins(swap) {
         return { path: join(process.cwd(), 'dist', `omni-${args.path.slice(2, -3)}.cjs`), external: true };
       });
       if (!swap) return;
-      // Wherever the stage factory lives (lib/pipeline/stage.ts today, lib/kit/ later).
+      // The stage factory lives in lib/kit/stage.ts.
       b.onLoad({ filter: /lib\/(pipeline|kit)\/[a-z-]+\.ts$/ }, (args) => {
         const src = readFileSync(args.path, 'utf8');
         const start = src.indexOf('export function batchStage(');

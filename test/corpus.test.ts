@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { distill, omni, tempHome } from './helpers/omni.js';
 import { loadCorpus, STRUCTURED_KINDS } from './helpers/corpus.js';
-import { MARKER_RE } from '../lib/pipeline/marker.js';
+import { MARKER_RE } from '../lib/kit/marker.js';
 import { maskedOnly } from './helpers/markers.js';
 
 const cases = loadCorpus();

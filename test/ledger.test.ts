@@ -12,7 +12,7 @@ import {
   LEDGER_MIN_OUTPUT_BYTES,
   LEDGER_WHOLE_FOLD_MIN_BYTES,
 } from '../lib/pipeline/ledger.js';
-import type { Item, Marker, PipelineContext } from '../lib/pipeline/types.js';
+import type { Item, Marker, PipelineContext } from '../lib/kit/types.js';
 import { tmpHome, linesOf, runStage, show, sourceFile } from './store/fixtures/helpers.js';
 
 const FAIL = /TypeError|Error:/;

@@ -20,7 +20,7 @@ import { classifyLine, stripColour } from '../pipeline/classify.js';
 import { foldPays, markerBytes } from '../kit/marker.js';
 import type { Line } from '../kit/types.js';
 import { LazyStore } from '../doors/store-access.js';
-import { MARKER_RE } from '../pipeline/marker.js';
+import { MARKER_RE } from '../kit/marker.js';
 
 interface Opts { cwd: string; rest: string[] }
 

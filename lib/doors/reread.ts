@@ -20,7 +20,7 @@ import { RunBook, type FileViewRecord } from './run-record.js';
 import { WHOLE } from '../hosts/model-view.js';
 import { maskAllRequested } from '../command/passthrough.js';
 import { detectStructured } from '../pipeline/guard.js';
-import type { Line } from '../pipeline/types.js';
+import type { Line } from '../kit/types.js';
 
 /** Data files by name: whatever their first lines look like. */
 const DATA_FILE = /\.(json|jsonl|ndjson|geojson|ya?ml|csv|tsv|toml|xml|lock)$/i;

@@ -1,4 +1,4 @@
-import type { PipelineContext } from '../pipeline/types.js';
+import type { PipelineContext } from '../kit/types.js';
 import type { Pipeline, RunEdges } from '../pipeline/create.js';
 import type { LazyStore } from './store-access.js';
 import { hashesOfLines, type LedgerStage } from '../pipeline/ledger.js';

@@ -1,4 +1,4 @@
-import type { Archive } from '../pipeline/types.js';
+import type { Archive } from '../kit/types.js';
 import type { Store } from '../store/open.js';
 import { openStore, lockBudget, BUSY_TIMEOUT_MS } from '../store/open.js';
 import { putBlob, ARCHIVE_BLOB_CAP } from '../store/archive.js';

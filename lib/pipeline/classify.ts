@@ -1,6 +1,6 @@
 import stripAnsi from 'strip-ansi';
-import type { Line, Tier } from './types.js';
-import { batchStage, type RunState } from './stage.js';
+import type { Line, Tier } from '../kit/types.js';
+import { batchStage, type RunState } from '../kit/stage.js';
 import { derivePrefilter, Prefilter, type PrefilterTables } from './prefilter.js';
 import type { DistillerSpec } from '../kit/spec.js';
 import { DISTILLERS } from '../distillers/registry.js';

@@ -3,10 +3,10 @@
  * no failure line was hidden or lost, the exit was not a failure, every removal has its receipt
  * in the archive, and it saves enough; otherwise the raw bytes go out (their secrets masked).
  */
-import type { Item, Marker } from './types.js';
-import type { RunState } from './stage.js';
+import type { Item, Marker } from '../kit/types.js';
+import type { RunState } from '../kit/stage.js';
 import type { RunDescription } from './describe.js';
-import { formatMarker, HANDLE_PLACEHOLDER } from './marker.js';
+import { formatMarker, HANDLE_PLACEHOLDER } from '../kit/marker.js';
 import { asCame, changedInPlace, Chunks, markerLine, changeKind, rewriteNotes, shown, sizeOf, type Receipts } from './render-output.js';
 
 /** A distillation must save at least this many bytes… */

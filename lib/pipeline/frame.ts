@@ -1,8 +1,8 @@
 import type { Transform } from 'node:stream';
 import { transform } from '../kit/streams.js';
 import { isUtf8 } from 'node:buffer';
-import type { Batch, Line } from './types.js';
-import { BATCH_QUEUE, type RunState } from './stage.js';
+import type { Batch, Line } from '../kit/types.js';
+import { BATCH_QUEUE, type RunState } from '../kit/stage.js';
 
 /** A line longer than this is cut into pieces (eol ''), so memory stays bounded. */
 export const MAX_LINE_BYTES = 1 << 20;

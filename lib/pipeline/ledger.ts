@@ -129,7 +129,7 @@ interface Run {
   atHead: boolean;
 }
 
-/** What the stage reads from the run's shared state (lib/pipeline/stage.ts RunState). */
+/** What the stage reads from the run's shared state (lib/kit/stage.ts RunState). */
 export interface LedgerRunView {
   /** Set once the run is delivered byte for byte (structured data, binary): forward untouched. */
   readonly passthrough: unknown;

@@ -14,10 +14,10 @@
  *   bytes, failing exit or not (defect 6).
  */
 import { isUtf8 } from 'node:buffer';
-import type { Item, Line, Marker } from './types.js';
-import type { RunState } from './stage.js';
+import type { Item, Line, Marker } from '../kit/types.js';
+import type { RunState } from '../kit/stage.js';
 import type { Spool } from './spool.js';
-import { formatMarker, HANDLE_PLACEHOLDER, lineByteLength } from './marker.js';
+import { formatMarker, HANDLE_PLACEHOLDER, lineByteLength } from '../kit/marker.js';
 import { maskSecrets } from './redact.js';
 import {
   asCame, changedInPlace, Chunks, markerLine, changeKind, countLines, maskedRaw, redrawsIn, REWRITE_NOTES_MAX_BYTES, rewriteNotes, shown, sizeOf,

@@ -4,9 +4,9 @@
  * take removed bytes before a marker may name them.
  */
 import type { Transform } from 'node:stream';
-import type { Archive, Item, Line, Marker } from './types.js';
+import type { Archive, Item, Line, Marker } from '../kit/types.js';
 import type { Coverage } from './spool.js';
-import { formatMarker, lineByteLength, runBytes } from './marker.js';
+import { formatMarker, lineByteLength, runBytes } from '../kit/marker.js';
 import { redrawSegments } from './frame.js';
 
 /** What the render stage learned, for the door (stats, the hook's reply decision). */

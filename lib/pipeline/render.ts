@@ -19,8 +19,8 @@
  */
 import type { Transform } from 'node:stream';
 import { transform } from '../kit/streams.js';
-import type { Archive, Batch, Item } from './types.js';
-import { BATCH_QUEUE, type RunState } from './stage.js';
+import type { Archive, Batch, Item } from '../kit/types.js';
+import { BATCH_QUEUE, type RunState } from '../kit/stage.js';
 import type { Coverage, Spool } from './spool.js';
 import type { RunDescription } from './describe.js';
 import { bytesMasker } from './redact.js';

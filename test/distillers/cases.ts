@@ -1,7 +1,7 @@
 import stripAnsi from 'strip-ansi';
 import { loadCorpus, type CorpusCase } from '../helpers/corpus.js';
 import { distill } from '../helpers/omni.js';
-import { MARKER_RE } from '../../lib/pipeline/marker.js';
+import { MARKER_RE } from '../../lib/kit/marker.js';
 
 /**
  * Corpus cases are numbered by capture order; tests find them by the name after the number

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { DISTILLERS, routeCommand } from '../../lib/distillers/registry.js';
-import { MARKER_RE } from '../../lib/pipeline/marker.js';
+import { MARKER_RE } from '../../lib/kit/marker.js';
 import { lineDiff } from '../../lib/cli/rules.js';
 import { distill } from '../helpers/omni.js';
 import type { DistillerSpec } from '../../lib/kit/spec.js';

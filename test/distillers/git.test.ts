@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { distillCase } from '../helpers/cases.js';
 import { omni } from '../helpers/omni.js';
-import { MARKER_RE } from '../../lib/pipeline/marker.js';
+import { MARKER_RE } from '../../lib/kit/marker.js';
 import { checkInPlace, checkNothingLost, markersIn } from '../helpers/markers.js';
 import { loadCorpus } from '../helpers/corpus.js';
 import { routeCommand } from '../../lib/distillers/registry.js';

@@ -1,5 +1,5 @@
 import { openStore, getBlob } from '../../lib/store/index.js';
-import { formatMarker, HANDLE_PLACEHOLDER, MARKER_RE } from '../../lib/pipeline/marker.js';
+import { formatMarker, HANDLE_PLACEHOLDER, MARKER_RE } from '../../lib/kit/marker.js';
 
 export interface Expanded {
   /** The output with every fold marker replaced by the bytes its handle retrieves. */

@@ -60,11 +60,11 @@ t.test('keeps the pnpm package list and its final Progress line, hides the progr
 });
 
 t.test('a slow install streamed line by line still folds its fetch lines into a few markers', async (t) => {
-  const { RunState } = await import('../../lib/pipeline/stage.js');
+  const { RunState } = await import('../../lib/kit/stage.js');
   const { distillStage, specByName } = await import('../../lib/distillers/registry.js');
   const { corpusCase } = await import('../helpers/cases.js');
-  type L = import('../../lib/pipeline/types.js').Line;
-  type I = import('../../lib/pipeline/types.js').Item;
+  type L = import('../../lib/kit/types.js').Line;
+  type I = import('../../lib/kit/types.js').Item;
   const texts = corpusCase('712-npm-ci-loglevel-http').output.toString('utf8').trimEnd().split('\n');
   const run = new RunState();
   run.startStreaming(); // render already writes: every batch is one line from a slow producer

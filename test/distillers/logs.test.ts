@@ -2,7 +2,7 @@ import t from 'tap';
 import { distillCase } from '../helpers/cases.js';
 import { logTemplate } from '../../lib/distillers/logs.js';
 import { distill } from '../helpers/omni.js';
-import { MARKER_RE } from '../../lib/pipeline/marker.js';
+import { MARKER_RE } from '../../lib/kit/marker.js';
 
 t.test('folds nginx access lines that share a template into one line with a count and a time range', async (t) => {
   const { r, text, markers, rawText } = await distillCase('741-nginx-access-log');

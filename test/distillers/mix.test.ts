@@ -8,7 +8,7 @@ import { classifyLine, ownLines, ownLinesOfAll, plainOf, stripColour } from '../
 import { Owner } from '../../lib/pipeline/distill.js';
 import { describeRun } from '../../lib/pipeline/describe.js';
 import { RunState } from '../../lib/kit/stage.js';
-import { MARKER_RE } from '../../lib/pipeline/marker.js';
+import { MARKER_RE } from '../../lib/kit/marker.js';
 import { sameTemplate, saysFailureOrWarning } from '../../lib/distillers/shared.js';
 import type { Line } from '../../lib/kit/types.js';
 import type { Recogniser } from '../../lib/kit/units.js';

@@ -1,7 +1,7 @@
 import stripAnsi from 'strip-ansi';
 import { loadCorpus, type CorpusCase } from './corpus.js';
 import { distill } from './omni.js';
-import { MARKER_RE } from '../../lib/pipeline/marker.js';
+import { MARKER_RE } from '../../lib/kit/marker.js';
 
 /** One real corpus case by its directory name (fails loudly when it is missing). */
 export function corpusCase(name: string): CorpusCase {

@@ -6,7 +6,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import stripAnsi from 'strip-ansi';
-import { MARKER_RE } from '../../lib/pipeline/marker.js';
+import { MARKER_RE } from '../../lib/kit/marker.js';
 import { classifyLine, ownLines } from '../../lib/pipeline/classify.js';
 import { Owner } from '../../lib/pipeline/distill.js';
 import { describeRun } from '../../lib/pipeline/describe.js';

@@ -2,7 +2,7 @@ import t from 'tap';
 import { distill } from '../helpers/omni.js';
 import { classifyLine } from '../../lib/pipeline/classify.js';
 import { routeCommand } from '../../lib/distillers/registry.js';
-import { MARKER_RE } from '../../lib/pipeline/marker.js';
+import { MARKER_RE } from '../../lib/kit/marker.js';
 import { openStore } from '../../lib/store/open.js';
 import { getBlob } from '../../lib/store/archive.js';
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { distill, omni, ROOT } from '../helpers/omni.js';
 import { detectStructured } from '../../lib/pipeline/guard.js';
-import type { Line } from '../../lib/pipeline/types.js';
+import type { Line } from '../../lib/kit/types.js';
 
 const noisy = (n: number) => Array.from({ length: n }, (_, i) => `Downloading package-${i % 5} ${i}%`).join('\n') + '\n';
 

@@ -2,7 +2,7 @@ import t from 'tap';
 import { maskSecretBytes, maskSecrets, maskStep, redactLine } from '../../lib/pipeline/redact.js';
 import { corpusCase } from '../helpers/cases.js';
 import { LOOK_ALIKES, pemBlock, SECRET_SHAPES, secretShapes } from '../helpers/secrets.js';
-import type { Line } from '../../lib/pipeline/types.js';
+import type { Line } from '../../lib/kit/types.js';
 
 t.test('redacts a token but leaves passed=3 alone', async (t) => {
   const rows = corpusCase('734-env-secrets').output.toString('utf8').trimEnd().split('\n');
@@ -48,7 +48,7 @@ t.test('redacts assignments, bearer tokens and well-known token shapes', async (
 
 t.test('masks every line of a private key block and counts the block once', async (t) => {
   const { spawnSync } = await import('node:child_process');
-  const { RunState } = await import('../../lib/pipeline/stage.js');
+  const { RunState } = await import('../../lib/kit/stage.js');
   const { redact } = await import('../../lib/pipeline/redact.js');
   // A real key, generated now (never stored in the repository).
   const pem = spawnSync('openssl', ['genpkey', '-algorithm', 'ed25519'], { encoding: 'utf8' }).stdout;
@@ -67,7 +67,7 @@ t.test('masks every line of a private key block and counts the block once', asyn
 });
 
 t.test('a read or a passthrough run is never redacted', async (t) => {
-  const { RunState } = await import('../../lib/pipeline/stage.js');
+  const { RunState } = await import('../../lib/kit/stage.js');
   const { redact } = await import('../../lib/pipeline/redact.js');
   for (const setup of [(r: InstanceType<typeof RunState>) => { r.distiller = 'read'; }, (r: InstanceType<typeof RunState>) => { r.passthrough = 'json'; }]) {
     const run = new RunState();

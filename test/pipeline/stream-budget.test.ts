@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createPipeline } from '../../lib/pipeline/create.js';
 import { LazyStore } from '../../lib/doors/store-access.js';
 import { getBlob } from '../../lib/store/archive.js';
-import { MARKER_RE } from '../../lib/pipeline/marker.js';
+import { MARKER_RE } from '../../lib/kit/marker.js';
 import { describeRun, type RunRequest } from '../../lib/pipeline/describe.js';
 import { omni, tempHome } from '../helpers/omni.js';
 

@@ -4,7 +4,7 @@ import { createPipeline } from '../../lib/pipeline/create.js';
 import { describeRun } from '../../lib/pipeline/describe.js';
 import { LazyStore } from '../../lib/doors/store-access.js';
 import { getBlob } from '../../lib/store/archive.js';
-import { MARKER_RE } from '../../lib/pipeline/marker.js';
+import { MARKER_RE } from '../../lib/kit/marker.js';
 import { tempHome } from '../helpers/omni.js';
 import { maskedOnly } from '../helpers/markers.js';
 

@@ -8,7 +8,7 @@ import t, { type Test } from 'tap';
 import fc from 'fast-check';
 import { openStore } from '../../lib/store/open.js';
 import { putBlob } from '../../lib/store/archive.js';
-import { formatMarker } from '../../lib/pipeline/marker.js';
+import { formatMarker } from '../../lib/kit/marker.js';
 import { corpusCase } from '../helpers/cases.js';
 import { closeStores, pipeBuffered, retrieverFor, propHome } from '../helpers/doors.js';
 import { holds } from '../helpers/property.js';
