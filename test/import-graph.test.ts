@@ -69,6 +69,13 @@ t.test('command/ and store/ are the floor: they import no folder above them', as
   t.same(arrows('rules', 'doors'), [], 'rules -> doors');
 });
 
+t.test('base/ is the floor under every folder: general utilities that import no folder of omni', async (t) => {
+  const folders = new Set([...files.keys()].map(folderOf));
+  t.ok(folders.has('base'), 'lib/base exists');
+  for (const above of folders) if (above !== 'base') t.same(arrows('base', above), [], `base -> ${above}`);
+  t.ok(arrows('store', 'base').length > 0, 'store/ imports base/');
+});
+
 t.test('no file-level import circle in lib/', async (t) => {
   t.same(cycles(files), []);
 });

@@ -5,7 +5,7 @@
  */
 import type ChildProcess from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { lazyRequire } from '../store/lazy-require.js';
+import { lazyRequire } from '../base/lazy-require.js';
 
 /** child_process (and the net and dgram it loads) only off Linux, where `ps` is the way. */
 const childProcess = lazyRequire<typeof ChildProcess>('node:child_process');

@@ -17,7 +17,7 @@
  * engine is 13-75x slower than the backtracking one on ordinary patterns (18-90 MB/s per
  * pattern), and takes microseconds on the lines that make the backtracking one take forever.
  */
-import { lazyRequire } from '../store/lazy-require.js';
+import { lazyRequire } from '../base/lazy-require.js';
 import type * as V8 from 'node:v8';
 
 const loadV8 = lazyRequire<typeof V8>('node:v8');

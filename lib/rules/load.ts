@@ -18,10 +18,10 @@
  * only for a file that applies.
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, realpathSync, statSync, writeFileSync, renameSync, type Stats } from 'node:fs';
-import { ensureDir } from '../store/ensure-dir.js';
+import { ensureDir } from '../base/ensure-dir.js';
 import { dirname, join, resolve } from 'node:path';
 import { omniHome } from '../store/open.js';
-import { sha256Hex } from '../store/sha256.js';
+import { sha256Hex } from '../base/sha256.js';
 import { logDiagnostic } from '../store/diagnostics.js';
 import { validateRules, type Rule } from './schema.js';
 

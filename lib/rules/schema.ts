@@ -7,7 +7,7 @@
  * only run by backtracking (back-references, look-arounds, large counted repetition) is an
  * error naming the file, the rule, the field and the pattern, so a rule can never hang a call.
  */
-import { lazyRequire } from '../store/lazy-require.js';
+import { lazyRequire } from '../base/lazy-require.js';
 import { compileLinear } from './linear.js';
 import type * as Zod from 'zod';
 

@@ -4,7 +4,7 @@
  * handle = first 16 hex chars of SHA-256 of the exact bytes, so identical content is stored
  * once and renders the same marker. Blobs are binary-safe (stored as SQLite BLOBs).
  */
-import { sha256Hex } from './sha256.js';
+import { sha256Hex } from '../base/sha256.js';
 import type { Store } from './open.js';
 
 /**

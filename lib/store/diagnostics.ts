@@ -1,5 +1,5 @@
 import { appendFileSync, renameSync, statSync } from 'node:fs';
-import { ensureDir } from './ensure-dir.js';
+import { ensureDir } from '../base/ensure-dir.js';
 import { join } from 'node:path';
 import { omniHome } from './open.js';
 

@@ -15,9 +15,9 @@
  * the rest, so every later statement in the call is refused at once (SQLITE_BUSY, which the
  * callers already treat as "no store": nothing archived, so nothing removed).
  */
-import { monotonicMs } from './clock.js';
-import { ensureDir } from './ensure-dir.js';
-import { lazyRequire } from './lazy-require.js';
+import { monotonicMs } from '../base/clock.js';
+import { ensureDir } from '../base/ensure-dir.js';
+import { lazyRequire } from '../base/lazy-require.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -6,7 +6,7 @@
  * Bounded in time: rows go in LIMITed batches, and pruning stops once `budgetMs` is spent,
  * so it can run at the end of a hook (`PRUNE_HOOK_BUDGET_MS`) and catch up over later runs.
  */
-import { monotonicMs } from './clock.js';
+import { monotonicMs } from '../base/clock.js';
 import type { Store } from './open.js';
 
 export const DAY_MS = 24 * 3600 * 1000;

@@ -9,7 +9,7 @@
  * digest after it: a hook with a small output never loads it, a long-lived process (the MCP
  * server, a pipe over a large log) pays the module's warm-up once and then hashes natively. A
  * runtime without WebAssembly uses `node:crypto` throughout. Both give the same digest for the
- * same bytes (FIPS 180-4); test/store/sha256.test.ts checks them against each other.
+ * same bytes (FIPS 180-4); test/base/sha256.test.ts checks them against each other.
  */
 import { lazyRequire } from './lazy-require.js';
 

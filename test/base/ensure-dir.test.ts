@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureDir } from '../../lib/store/ensure-dir.js';
+import { ensureDir } from '../../lib/base/ensure-dir.js';
 import { OMNI } from '../helpers/omni.js';
 
 const UNCREATABLE = '/proc/omni-cannot-exist/home';

@@ -4,7 +4,7 @@
 import t from 'tap';
 import fc from 'fast-check';
 import { createHash } from 'node:crypto';
-import { resetHashBudget, sha256Hex, WASM_BUDGET_BYTES } from '../../lib/store/sha256.js';
+import { resetHashBudget, sha256Hex, WASM_BUDGET_BYTES } from '../../lib/base/sha256.js';
 
 const reference = (d: Uint8Array) => createHash('sha256').update(d).digest('hex');
 /** The digest as a fresh process computes it: in WebAssembly while the input fits the budget. */
