@@ -83,6 +83,40 @@ function backtickEnd(line: string, i: number): number {
 
 const DIGITS = /^\d+$/;
 
+/** A double-quoted word opening at `i`: its text, where it ends, whether it substitutes, whether it closes. */
+function doubleQuoted(line: string, i: number): { text: string; end: number; substitutes: boolean; closed: boolean } {
+  let text = '';
+  let substitutes = false;
+  let j = i + 1;
+  for (; j < line.length && line[j] !== '"'; j++) {
+    if (line[j] === '\\' && j + 1 < line.length) { text += line[++j]; continue; }
+    if (line[j] === '`' || (line[j] === '$' && line[j + 1] === '(')) substitutes = true;
+    text += line[j];
+  }
+  return { text, end: j + 1, substitutes, closed: j < line.length };
+}
+
+/**
+ * The redirect operator at `i` (`<`, `<<`, `>`, `>>`, `>|`, `>&N`, `>&-`, `>&file`), given the
+ * file-descriptor number written right before it (`2>`), and where the operator ends.
+ */
+function redirect(line: string, i: number, fd: string): { op: Operator; end: number; hereDoc: boolean } {
+  if (line[i] === '<') {
+    let n = 1;
+    while (line[i + n] === '<' && n < 3) n++;
+    return { op: '<', end: i + n, hereDoc: n > 1 };
+  }
+  if (line[i + 1] === '&') {
+    // `>&2`, `2>&1`, `2>&-` duplicate or close a descriptor; `>&file` is `&>file`.
+    const m = /^\d+|^-/.exec(line.slice(i + 2));
+    if (m) return { op: fd === '2' && m[0] === '1' ? '2>&1' : '>&', end: i + 2 + m[0].length, hereDoc: false };
+    return { op: '&>', end: i + 2, hereDoc: false };
+  }
+  if (line[i + 1] === '>') return { op: '>>', end: i + 2, hereDoc: false };
+  // `>|` overrides noclobber: still a redirect.
+  return { op: fd === '2' ? '2>' : '>', end: i + (line[i + 1] === '|' ? 2 : 1), hereDoc: false };
+}
+
 /** Split a command line into words and operators. */
 export function tokenize(line: string): { tokens: Token[]; malformed: boolean; subshell: boolean } {
   const tokens: Token[] = [];
@@ -99,37 +133,30 @@ export function tokenize(line: string): { tokens: Token[]; malformed: boolean; s
     inWord = false;
     plain = true;
   };
+  /** Text that belongs to the current word but is not bare. */
+  const quoted = (text: string, end: number) => {
+    word += text;
+    inWord = true;
+    plain = false;
+    i = end;
+  };
   while (i < line.length) {
     const c = line[i];
     if (c === "'") {
       const end = line.indexOf("'", i + 1);
       if (end < 0) return { tokens, malformed: true, subshell };
-      word += line.slice(i + 1, end);
-      inWord = true;
-      plain = false;
-      i = end + 1;
+      quoted(line.slice(i + 1, end), end + 1);
       continue;
     }
     if (c === '"') {
-      let j = i + 1;
-      let buf = '';
-      for (; j < line.length && line[j] !== '"'; j++) {
-        if (line[j] === '\\' && j + 1 < line.length) { buf += line[++j]; continue; }
-        if (line[j] === '`' || (line[j] === '$' && line[j + 1] === '(')) subshell = true;
-        buf += line[j];
-      }
-      if (j >= line.length) return { tokens, malformed: true, subshell };
-      word += buf;
-      inWord = true;
-      plain = false;
-      i = j + 1;
+      const q = doubleQuoted(line, i);
+      if (q.substitutes) subshell = true;
+      if (!q.closed) return { tokens, malformed: true, subshell };
+      quoted(q.text, q.end);
       continue;
     }
     if (c === '\\' && i + 1 < line.length) {
-      word += line[i + 1];
-      inWord = true;
-      plain = false;
-      i += 2;
+      quoted(line[i + 1], i + 2);
       continue;
     }
     if (c === ' ' || c === '\t' || c === '\n') {
@@ -145,10 +172,7 @@ export function tokenize(line: string): { tokens: Token[]; malformed: boolean; s
       const end = c === '`' ? backtickEnd(line, i) : substitutionEnd(line, i);
       if (end < 0) return { tokens, malformed: true, subshell: true };
       subshell = true;
-      word += line.slice(i, end);
-      inWord = true;
-      plain = false;
-      i = end;
+      quoted(line.slice(i, end), end);
       continue;
     }
     if (c === '(' || c === ')') {
@@ -162,29 +186,10 @@ export function tokenize(line: string): { tokens: Token[]; malformed: boolean; s
       let fd = '';
       if (inWord && plain && DIGITS.test(word)) { fd = word; word = ''; inWord = false; }
       push();
-      if (c === '<') {
-        let n = 1;
-        while (line[i + n] === '<' && n < 3) n++;
-        if (n > 1) subshell = true; // here-doc / here-string
-        tokens.push({ op: '<' });
-        i += n;
-        continue;
-      }
-      if (line[i + 1] === '&') {
-        // `>&2`, `2>&1`, `2>&-` duplicate or close a descriptor; `>&file` is `&>file`.
-        const m = /^\d+|^-/.exec(line.slice(i + 2));
-        if (m) {
-          tokens.push({ op: fd === '2' && m[0] === '1' ? '2>&1' : '>&' });
-          i += 2 + m[0].length;
-        } else {
-          tokens.push({ op: '&>' });
-          i += 2;
-        }
-        continue;
-      }
-      if (line[i + 1] === '>') { tokens.push({ op: '>>' }); i += 2; continue; }
-      tokens.push({ op: fd === '2' ? '2>' : '>' });
-      i += line[i + 1] === '|' ? 2 : 1; // `>|` overrides noclobber: still a redirect
+      const r = redirect(line, i, fd);
+      if (r.hereDoc) subshell = true; // here-doc / here-string
+      tokens.push({ op: r.op });
+      i = r.end;
       continue;
     }
     const two = line.slice(i, i + 2);
