@@ -167,12 +167,27 @@ function pathOf(diffLine: string): string | null {
   return m ? m[2] : null;
 }
 
+/** The line is one more of the hunk's, by its counts (a `\\ No newline…` line always is). */
+function fits(h: Hunk, t: string): boolean {
+  if (t.startsWith('\\')) return true;
+  const c = t[0];
+  if (c === ' ' || t === '') return h.oldLeft > 0 && h.newLeft > 0;
+  if (c === '-') return h.oldLeft > 0;
+  if (c === '+') return h.newLeft > 0;
+  return false;
+}
+
+/** Counts the line off the hunk's lines still to come. */
+function count(h: Hunk, t: string): void {
+  const c = t[0];
+  if (c === ' ' || t === '') { h.oldLeft--; h.newLeft--; } else if (c === '-') h.oldLeft--; else if (c === '+') h.newLeft--;
+}
+
 /**
- * Patches (diff, show, log -p), diffstats, and in `log` each commit on one line. One handler for
- * all three subcommands: they print the same parts, and only `log` condenses its commits.
+ * A log's commits in git's default format, each condensed to one line: `commit`, its headers
+ * and blank line, the subject joined, the message body left out.
  */
-function gitHandler(rw: Rewrites, condenseCommits: boolean): LineHandler {
-  // --- commits (log) -------------------------------------------------------------------------
+function commitPart(rw: Rewrites) {
   let block: { commit: Line; m: RegExpExecArray; headers: Line[]; blank: Line | null } | null = null;
   /** Past a condensed commit's subject: the rest of its message, until a line that is not part of it. */
   let inBody = false;
@@ -208,16 +223,53 @@ function gitHandler(rw: Rewrites, condenseCommits: boolean): LineHandler {
     return true;
   };
 
-  // --- diffstat ------------------------------------------------------------------------------
-  const stat = (l: Line, t: string, out: Item[]): boolean => {
-    const row = statRow(t);
-    if (row === null) return false;
-    if (row !== t && rw.condense(l, row)) rw.say(SAID.stat);
-    out.push(l);
-    return true;
+  return {
+    /** A commit of git's default format was seen: blank lines between the parts are its separators. */
+    seen: () => commits > 0,
+    open(l: Line, m: RegExpExecArray) {
+      commits++;
+      block = { commit: l, m, headers: [], blank: null };
+    },
+    close(out: Item[]) {
+      inBody = false;
+      spillBlock(out);
+    },
+    /** The line belongs to an open commit's headers or message: taken (true), or the commit ends. */
+    take(l: Line, t: string, out: Item[]): boolean {
+      if (block) {
+        const b = block;
+        if (!b.blank) {
+          if (HEADER.test(t) && b.headers.length < COMMIT_HEADERS_MAX) { b.headers.push(l); return true; }
+          if (t === '' && b.headers.length) { b.blank = l; return true; }
+        } else if (MESSAGE.test(t) && t.trim() !== '' && condenseBlock(l, out)) {
+          block = null;
+          inBody = true;
+          return true;
+        }
+        spillBlock(out);
+      }
+      if (inBody) {
+        // The message body, its blank lines and the one that ends it: a log is asked for its
+        // commits, one line each; the bodies are in the whole raw output the receipt names.
+        if (MESSAGE.test(t) || t === '') {
+          if (!rw.leave(l)) out.push(l);
+          else if (t.trim() !== '') rw.say(SAID.bodies);
+          return true;
+        }
+        inBody = false;
+        // `---` before `log -p --stat`'s stat.
+        if (t === '---' && rw.leave(l)) return true;
+      }
+      return false;
+    },
   };
+}
 
-  // --- patches -------------------------------------------------------------------------------
+/**
+ * Patches: each file header without git's `index` bookkeeping, each complete hunk's far context
+ * cut (`planHunk`), a new or deleted file's body and a lockfile's hunk folded in place.
+ */
+function patchPart(rw: Rewrites) {
   let fileHeader: Line[] | null = null;
   let combined = false; // `diff --cc`: two columns of signs, passed through as printed
   let file: { path: string | null; whole: 'new' | 'deleted' | null } = { path: null, whole: null };
@@ -246,18 +298,6 @@ function gitHandler(rw: Rewrites, condenseCommits: boolean): LineHandler {
     });
   };
 
-  const fits = (h: Hunk, t: string): boolean => {
-    if (t.startsWith('\\')) return true;
-    const c = t[0];
-    if (c === ' ' || t === '') return h.oldLeft > 0 && h.newLeft > 0;
-    if (c === '-') return h.oldLeft > 0;
-    if (c === '+') return h.newLeft > 0;
-    return false;
-  };
-  const count = (h: Hunk, t: string) => {
-    const c = t[0];
-    if (c === ' ' || t === '') { h.oldLeft--; h.newLeft--; } else if (c === '-') h.oldLeft--; else if (c === '+') h.newLeft--;
-  };
   /** A whole file's body past its head: one marker in its place (in pieces past HUNK_HELD_MAX lines). */
   const foldWhole = (h: Hunk, out: Item[]) => {
     if (h.body.length) rw.fold(h.body, (x) => `${plural(x.length, h.head < 0 ? 'line' : 'more line')} of ${h.what}`, out);
@@ -307,67 +347,80 @@ function gitHandler(rw: Rewrites, condenseCommits: boolean): LineHandler {
     }
   };
 
+  return {
+    /** The line continues an open hunk or file header: taken (true), or that part ends. */
+    take(l: Line, t: string, out: Item[]): boolean {
+      if (hunk) {
+        if (fits(hunk, t)) { count(hunk, t); inHunk(hunk, l, out); return true; }
+        closeHunk(out);
+      }
+      return false;
+    },
+    takeHeader(l: Line, t: string, out: Item[]): boolean {
+      if (!fileHeader) return false;
+      if (FILE_HEADER.test(t)) { fileHeader.push(l); return true; }
+      emitFileHeader(out);
+      return false;
+    },
+    /** `diff --git …` (or `diff --cc`): a file's header starts. */
+    open(l: Line, t: string) {
+      inPatch = true;
+      combined = !t.startsWith('diff --git');
+      fileHeader = [l];
+    },
+    /** An `@@` line inside a two-sided patch opens a hunk. */
+    hunkHeader(l: Line, t: string, out: Item[]): boolean {
+      const m = inPatch && !combined ? HUNK_HEADER.exec(t) : null;
+      if (m) openHunk(l, m, out);
+      return m !== null;
+    },
+    close(out: Item[]) {
+      if (hunk) closeHunk(out);
+      emitFileHeader(out);
+    },
+  };
+}
+
+/**
+ * Patches (diff, show, log -p), diffstats, and in `log` each commit on one line. One handler for
+ * all three subcommands: they print the same parts, and only `log` condenses its commits.
+ */
+function gitHandler(rw: Rewrites, condenseCommits: boolean): LineHandler {
+  const commits = commitPart(rw);
+  const patches = patchPart(rw);
+  const stat = (l: Line, t: string, out: Item[]): boolean => {
+    const row = statRow(t);
+    if (row === null) return false;
+    if (row !== t && rw.condense(l, row)) rw.say(SAID.stat);
+    out.push(l);
+    return true;
+  };
   /** Ends whatever part is open before a line that starts another. */
   const closeAll = (out: Item[]) => {
-    if (hunk) closeHunk(out);
-    emitFileHeader(out);
-    inBody = false;
-    spillBlock(out);
+    patches.close(out);
+    commits.close(out);
   };
 
   const line = (l: Line, out: Item[]): void => {
     const t = textOf(l);
-    if (hunk) {
-      if (fits(hunk, t)) { count(hunk, t); inHunk(hunk, l, out); return; }
-      closeHunk(out);
-    }
-    if (block) {
-      const b = block;
-      if (!b.blank) {
-        if (HEADER.test(t) && b.headers.length < COMMIT_HEADERS_MAX) { b.headers.push(l); return; }
-        if (t === '' && b.headers.length) { b.blank = l; return; }
-      } else if (MESSAGE.test(t) && t.trim() !== '' && condenseBlock(l, out)) {
-        block = null;
-        inBody = true;
-        return;
-      }
-      spillBlock(out);
-    }
-    if (inBody) {
-      // The message body, its blank lines and the one that ends it: a log is asked for its
-      // commits, one line each; the bodies are in the whole raw output the receipt names.
-      if (MESSAGE.test(t) || t === '') {
-        if (!rw.leave(l)) out.push(l);
-        else if (t.trim() !== '') rw.say(SAID.bodies);
-        return;
-      }
-      inBody = false;
-      // `---` before `log -p --stat`'s stat.
-      if (t === '---' && rw.leave(l)) return;
-    }
-    if (fileHeader) {
-      if (FILE_HEADER.test(t)) { fileHeader.push(l); return; }
-      emitFileHeader(out);
-    }
+    if (patches.take(l, t, out)) return;
+    if (commits.take(l, t, out)) return;
+    if (patches.takeHeader(l, t, out)) return;
     const c = condenseCommits ? COMMIT.exec(t) : null;
     if (c) {
       closeAll(out);
-      commits++;
-      block = { commit: l, m: c, headers: [], blank: null };
+      commits.open(l, c);
       return;
     }
     if (DIFF_START.test(t)) {
       closeAll(out);
-      inPatch = true;
-      combined = !t.startsWith('diff --git');
-      fileHeader = [l];
+      patches.open(l, t);
       return;
     }
-    const m = inPatch && !combined ? HUNK_HEADER.exec(t) : null;
-    if (m) { openHunk(l, m, out); return; }
+    if (patches.hunkHeader(l, t, out)) return;
     if (stat(l, t, out)) return;
     // In a log, a blank line between its parts (after a stat, after a patch) only separates them.
-    if (commits > 0 && t === '' && rw.leave(l)) return;
+    if (commits.seen() && t === '' && rw.leave(l)) return;
     out.push(l);
   };
 
