@@ -136,51 +136,59 @@ export interface LedgerRunView {
 }
 
 /**
- * Creates the ledger stage. `shown === null` (no store) makes it a pass-through that
- * records nothing. With `run`, a run in passthrough (JSON, YAML, CSV, binary) is forwarded
- * untouched and nothing of it is recorded.
+ * The fold itself, for one reader with a store: which runs of this output the reader was shown
+ * before, decided over the items in order, with no stream around it. Items go in with `push`;
+ * what may go out is taken with `take`, `finish` at the end; `abandon` hands back everything
+ * still held, as it came, and forgets what was to be recorded (a run delivered byte for byte).
  */
-export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | null, run?: LedgerRunView): LedgerStage {
-  const session = shown?.session;
-  const retrieved = shown?.retrieved;
-  const headOnly = ctx.tool === 'Read';
-  // A file's text is not a tool's verdict: a Read's failure- or signal-looking lines fold too.
-  const tiersCount = !headOnly;
-  const patch = headOnly ? null : new PatchLines();
-  const project = headOnly && LEDGER_PROJECT_FOLD_SKIPS_READ ? undefined : shown?.project;
-  const h = new Uint32Array(2);
-  const seen = new ShownSet(LEDGER_DELIVERED_CAP);
-  const pairs: number[] = [];
-  const consumedHandles = new Set<string>();
+class LedgerFold {
+  private readonly session: HashLookup;
+  private readonly retrieved: ReadonlySet<string> | undefined;
+  private readonly headOnly: boolean;
+  /** A file's text is not a tool's verdict: a Read's failure- or signal-looking lines fold too. */
+  private readonly tiersCount: boolean;
+  private readonly patch: PatchLines | null;
+  private readonly project: HashLookup | undefined;
+  private readonly h = new Uint32Array(2);
+  private readonly seen = new ShownSet(LEDGER_DELIVERED_CAP);
+  private readonly pairs: number[] = [];
+  private readonly consumedHandles = new Set<string>();
+  private inBytes = 0;
+  /** Gate: enough input seen to know the output is not tiny. */
+  private open = false;
+  private held: Item[] = [];
+  private emittedAny = false;
+  private cur: Run | null = null;
+  private out: Item[] = [];
 
-  let inBytes = 0;
-  let open = false; // gate: enough input seen to know the output is not tiny
-  let held: Item[] = [];
-  let emittedAny = false;
-  let cur: Run | null = null;
-  let out: Item[] = [];
-  let lastEnd = 0;
-  let bypass = false;
+  constructor(ctx: PipelineContext, shown: LedgerShown) {
+    this.session = shown.session;
+    this.retrieved = shown.retrieved;
+    this.headOnly = ctx.tool === 'Read';
+    this.tiersCount = !this.headOnly;
+    this.patch = this.headOnly ? null : new PatchLines();
+    this.project = this.headOnly && LEDGER_PROJECT_FOLD_SKIPS_READ ? undefined : shown.project;
+  }
 
-  function deliver(line: Line): void {
-    out.push(line);
-    emittedAny = true;
+  private deliver(line: Line): void {
+    this.out.push(line);
+    this.emittedAny = true;
     // A line shown in another form (condensed, renumbered, masked) was not shown as it is:
     // recording its raw text would let a later run fold it as "already shown".
     // Failure and signal lines are recorded too: they reached the reader, and a Read of the
     // file they came from (a `cat` first, the Read after) may fold them.
-    if (!shown || line.out !== undefined) return;
+    if (line.out !== undefined) return;
     const t = (line.plain ?? line.text).trim();
     if (t.length === 0) return;
-    lineHash(t, h);
-    if (session!.has(h[0], h[1])) return; // already on record for this reader
-    if (seen.add(h[0], h[1])) pairs.push(h[0], h[1]);
+    lineHash(t, this.h);
+    if (this.session.has(this.h[0], this.h[1])) return; // already on record for this reader
+    if (this.seen.add(this.h[0], this.h[1])) this.pairs.push(this.h[0], this.h[1]);
   }
 
-  function closeRun(atEnd: boolean): void {
-    const r = cur;
+  private closeRun(atEnd: boolean): void {
+    const r = this.cur;
     if (!r) return;
-    cur = null;
+    this.cur = null;
     const n = r.lines.length;
     const note = r.state === 'session' ? noteAlreadyShown(n) : noteNotShownHere(n);
     const markerCost = markerBytes(note);
@@ -189,141 +197,167 @@ export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | nul
     let fold =
       r.count >= minLines &&
       r.bytes >= factor * markerCost &&
-      (!headOnly || r.atHead) &&
-      !(atEnd && r.atHead && inBytes < LEDGER_WHOLE_FOLD_MIN_BYTES);
-    if (fold && retrieved && retrieved.size > 0) {
+      (!this.headOnly || r.atHead) &&
+      !(atEnd && r.atHead && this.inBytes < LEDGER_WHOLE_FOLD_MIN_BYTES);
+    if (fold && this.retrieved && this.retrieved.size > 0) {
       const handle = handleOf(runBytes(r.lines));
-      if (retrieved.has(handle)) {
-        consumedHandles.add(handle);
+      if (this.retrieved.has(handle)) {
+        this.consumedHandles.add(handle);
         fold = false;
       }
     }
     if (fold) {
       const m: Marker = { kind: 'marker', note, hidden: r.lines };
-      out.push(m);
-      emittedAny = true;
+      this.out.push(m);
+      this.emittedAny = true;
     } else {
-      for (const l of r.lines) deliver(l);
+      for (const l of r.lines) this.deliver(l);
     }
   }
 
-  function stateOf(line: Line): State | 'blank' | null {
+  private stateOf(line: Line): State | 'blank' | null {
     // Failure lines are never folded (the same TypeError on a re-run is the signal); nor are
     // signal lines (verdicts, summaries): on the corpus replay, folding them hid re-runs'
     // "Tests 500 passed" lines. Both end a run.
-    if (tiersCount && (line.tier === 'failure' || line.tier === 'signal')) return null;
+    if (this.tiersCount && (line.tier === 'failure' || line.tier === 'signal')) return null;
     // Nor is a line this run shows in another form (or its exact bytes, not UTF-8): the reader
     // gets that form, not a fold.
     if (line.out !== undefined || line.bytes !== undefined) return null;
     // Nor a patch's headers and hunk lines (they were placed before this, in `step`).
     const t = (line.plain ?? line.text).trim();
     if (t.length === 0) return 'blank';
-    lineHash(t, h);
-    if (session!.has(h[0], h[1])) return 'session';
-    if (project && project.has(h[0], h[1])) return 'project';
+    lineHash(t, this.h);
+    if (this.session.has(this.h[0], this.h[1])) return 'session';
+    if (this.project && this.project.has(this.h[0], this.h[1])) return 'project';
     return null;
   }
 
-  function step(it: Item): void {
+  private step(it: Item): void {
     if (it.kind !== 'line') {
-      closeRun(false);
-      out.push(it);
-      emittedAny = true;
+      this.closeRun(false);
+      this.out.push(it);
+      this.emittedAny = true;
       return;
     }
-    if (patch && patch.see(it.plain ?? it.text) !== null) {
-      closeRun(false);
-      deliver(it);
+    if (this.patch && this.patch.see(it.plain ?? it.text) !== null) {
+      this.closeRun(false);
+      this.deliver(it);
       return;
     }
-    const st = stateOf(it);
-    if (cur && !follows(cur, it)) closeRun(false);
+    const st = this.stateOf(it);
+    if (this.cur && !follows(this.cur, it)) this.closeRun(false);
     if (st === 'blank') {
-      if (cur) {
-        cur.lines.push(it);
-        cur.bytes += itemBytes(it);
-      } else deliver(it);
+      if (this.cur) {
+        this.cur.lines.push(it);
+        this.cur.bytes += itemBytes(it);
+      } else this.deliver(it);
       return;
     }
     if (st === null) {
-      closeRun(false);
-      deliver(it);
+      this.closeRun(false);
+      this.deliver(it);
       return;
     }
-    if (cur && cur.state !== st) closeRun(false);
-    if (!cur) cur = { state: st, lines: [], count: 0, bytes: 0, atHead: !emittedAny };
-    cur.lines.push(it);
-    cur.count++;
-    cur.bytes += itemBytes(it);
-    if (cur.bytes >= LEDGER_RUN_HOLD_CAP) closeRun(false);
+    if (this.cur && this.cur.state !== st) this.closeRun(false);
+    if (!this.cur) this.cur = { state: st, lines: [], count: 0, bytes: 0, atHead: !this.emittedAny };
+    this.cur.lines.push(it);
+    this.cur.count++;
+    this.cur.bytes += itemBytes(it);
+    if (this.cur.bytes >= LEDGER_RUN_HOLD_CAP) this.closeRun(false);
   }
 
+  /** One more item of the output, in order. */
+  push(it: Item): void {
+    this.inBytes += itemBytes(it);
+    if (this.open) { this.step(it); return; }
+    this.held.push(it);
+    if (this.inBytes >= LEDGER_MIN_OUTPUT_BYTES) {
+      this.open = true;
+      const hs = this.held;
+      this.held = [];
+      for (const x of hs) this.step(x);
+    }
+  }
+
+  /** What may go out so far. */
+  take(): Item[] {
+    const o = this.out;
+    this.out = [];
+    return o;
+  }
+
+  /** The input ended: the open run is decided, a tiny output goes out as it came. */
+  finish(): Item[] {
+    if (!this.open) {
+      // Tiny output: delivered as it came.
+      for (const it of this.held) {
+        if (it.kind === 'line') this.deliver(it);
+        else this.out.push(it);
+      }
+      this.held = [];
+    } else this.closeRun(true);
+    return this.take();
+  }
+
+  /** Everything held, as it came; nothing of this run is to be recorded. */
+  abandon(): Item[] {
+    const rest = [...this.out, ...this.held, ...(this.cur ? this.cur.lines : [])];
+    this.out = [];
+    this.held = [];
+    this.cur = null;
+    this.pairs.length = 0;
+    return rest;
+  }
+
+  /** Packed hashes of the lines delivered, new to this reader. */
+  delivered(): Buffer {
+    return packHashes(Uint32Array.from(this.pairs), this.pairs.length / 2);
+  }
+
+  /** Retrieval handles whose run was delivered verbatim this time. */
+  consumed(): string[] {
+    return [...this.consumedHandles];
+  }
+}
+
+/**
+ * Creates the ledger stage. `shown === null` (no store) makes it a pass-through that
+ * records nothing. With `run`, a run in passthrough (JSON, YAML, CSV, binary) is forwarded
+ * untouched and nothing of it is recorded.
+ */
+export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | null, run?: LedgerRunView): LedgerStage {
+  const fold = shown ? new LedgerFold(ctx, shown) : null;
+  let lastEnd = 0;
+  let bypass = false;
   const stage = transform({
     objectMode: true,
     highWaterMark: BATCH_QUEUE,
     transform(batch: Batch, _enc: BufferEncoding, cb: TransformCallback) {
       lastEnd = batch.end;
-      if (!shown || bypass || run?.passthrough) {
-        if (!bypass && shown) {
-          // Passthrough decided mid-run: whatever was held goes out as it came; nothing of a
-          // byte-for-byte run is recorded (render copies the raw bytes anyway).
-          bypass = true;
-          const rest = [...out, ...held, ...(cur ? cur.lines : [])];
-          out = [];
-          held = [];
-          cur = null;
-          pairs.length = 0;
-          cb(null, rest.length > 0 ? { items: [...rest, ...batch.items], end: batch.end } : batch);
-          return;
-        }
-        cb(null, batch);
+      if (!fold || bypass) { cb(null, batch); return; }
+      if (run?.passthrough) {
+        // Passthrough decided mid-run: whatever was held goes out as it came; nothing of a
+        // byte-for-byte run is recorded (render copies the raw bytes anyway).
+        bypass = true;
+        const rest = fold.abandon();
+        cb(null, rest.length > 0 ? { items: [...rest, ...batch.items], end: batch.end } : batch);
         return;
       }
-      for (const it of batch.items) {
-        inBytes += itemBytes(it);
-        if (open) step(it);
-        else {
-          held.push(it);
-          if (inBytes >= LEDGER_MIN_OUTPUT_BYTES) {
-            open = true;
-            const hs = held;
-            held = [];
-            for (const x of hs) step(x);
-          }
-        }
-      }
+      for (const it of batch.items) fold.push(it);
       // Always forward the batch's end, even with no items: render tracks raw offsets by it.
-      const o = out;
-      out = [];
-      cb(null, { items: o, end: batch.end });
+      cb(null, { items: fold.take(), end: batch.end });
     },
     flush(cb: TransformCallback) {
-      if (shown && !bypass && run?.passthrough) {
+      if (fold && !bypass) {
         // Passthrough decided at the very end: forward what was held, record nothing.
-        const rest = [...out, ...held, ...(cur ? cur.lines : [])];
-        bypass = true;
-        pairs.length = 0;
-        cur = null;
+        bypass = !!run?.passthrough;
+        const rest = bypass ? fold.abandon() : fold.finish();
         if (rest.length > 0) this.push({ items: rest, end: lastEnd });
-        out = [];
-        held = [];
-      }
-      if (shown && !bypass) {
-        if (!open) {
-          // Tiny output: delivered as it came.
-          for (const it of held) {
-            if (it.kind === 'line') deliver(it);
-            else out.push(it);
-          }
-          held = [];
-        } else closeRun(true);
-        if (out.length > 0) this.push({ items: out, end: lastEnd });
-        out = [];
       }
       cb();
     },
   }) as LedgerStage;
-  stage.delivered = () => packHashes(Uint32Array.from(pairs), pairs.length / 2);
-  stage.consumed = () => [...consumedHandles];
+  stage.delivered = () => (fold ? fold.delivered() : packHashes(new Uint32Array(0), 0));
+  stage.consumed = () => (fold ? fold.consumed() : []);
   return stage;
 }
