@@ -1,5 +1,7 @@
 import type { DistillerSpec } from '../kit/spec.js';
-import { isSubcommand, LEAD, PASSED, type Recogniser } from './runner.js';
+import type { Line } from '../kit/types.js';
+import { isSubcommand, LEAD, PASSED, type Hit, type Recogniser } from './runner.js';
+import { plural, textOf } from './shared.js';
 
 /*
  * cargo: `test x ... ok` lines (unit, integration and doc-tests; nextest's `PASS [0.01s] x`)
@@ -12,11 +14,41 @@ import { isSubcommand, LEAD, PASSED, type Recogniser } from './runner.js';
 const TEST_OK = /^test \S.* \.\.\. ok\s*$|^\s+PASS \[\s*[\d.]+s\] \S/;
 const RUNNING = /^running \d+ tests?\s*$/;
 const PROGRESS = /^\s+(Compiling|Checking|Downloaded|Downloading|Fresh|Documenting|Updating|Locking|Adding|Blocking) \S/;
+/** A test binary's heading: `Running unittests src/lib.rs (target/…)`, `Doc-tests name`. */
+const BINARY = /^\s+(Running|Doc-tests) \S/;
+/** The verdict of a binary that ran no test: nothing passed, failed or was ignored (a filter may have left none). */
+const RAN_NONE = /^test result: ok\. 0 passed; 0 failed; 0 ignored; 0 measured; \d+ filtered out(;|$)/;
+
+/** Lines of one section: a test binary's heading, and the verdict that closes it when it ran no test. */
+const HEADING: Hit = { noun: '', section: 'opens' };
+const NONE_RAN: Hit = { noun: '', section: 'closes' };
+
+/**
+ * A test binary that ran no test (`Running unittests src/main.rs`, blank, `running 0 tests`,
+ * blank, `test result: ok. 0 passed; …`) folds whole, heading and verdict: it says no more than
+ * the marker's count of such binaries. A binary that ran tests keeps its heading and its
+ * verdict, whatever became of its test lines; which is which shows only at the verdict, so the
+ * engine holds the few lines of a section until then (Hit.section).
+ */
+function note(hidden: Line[]): string {
+  let tests = 0;
+  let binaries = 0;
+  for (const l of hidden) {
+    const p = textOf(l);
+    if (TEST_OK.test(p)) tests++;
+    else if (RAN_NONE.test(p)) binaries++;
+  }
+  const parts: string[] = [];
+  if (tests) parts.push(`${tests} passing tests`);
+  if (binaries) parts.push(`${plural(binaries, 'test binary', 'test binaries')} that ran no test`);
+  return parts.length ? `${parts.join(', ')} folded` : `${hidden.length} lines folded`;
+}
 
 /** What a run of cargo's output recognises, build or test. */
 export function cargoLines(): Recogniser {
   return {
-    see: (_l, p) => (TEST_OK.test(p) ? PASSED : RUNNING.test(p) ? LEAD : null),
+    see: (_l, p) => (TEST_OK.test(p) ? PASSED : RUNNING.test(p) ? LEAD : BINARY.test(p) ? HEADING : RAN_NONE.test(p) ? NONE_RAN : null),
+    note,
     foldKey: (_l, p) => (PROGRESS.test(p) ? 'cargo progress' : null),
     foldNoun: 'cargo progress lines',
   };

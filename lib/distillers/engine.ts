@@ -26,6 +26,15 @@ import { quoteOf, sameTemplate, saysFailureOrWarning, textOf } from './shared.js
  */
 
 const BLANK: Hit = { noun: '', lead: true };
+/** A blank line the recogniser was not shown ('fold' recognisers are not). */
+const UNSEEN_BLANK = Symbol('unseen blank');
+type Seen = Hit | null | typeof UNSEEN_BLANK;
+/**
+ * A section longer than this is not held for its end: its lines go on as if it never opened. A
+ * section worth hiding whole is a few lines (a test binary that ran no test); a long one holds
+ * output back from a streaming reader for nothing.
+ */
+const SECTION_MAX_LINES = 64;
 
 /** A run still growing past this is cut, so memory stays bounded on endless repeats. */
 const FOLD_MAX_HIDDEN_BYTES = 1 << 20;
@@ -95,6 +104,8 @@ function runUnit(run: RunState, rec: Recogniser): LineHandler {
   let hiddenBytes = 0;
   let inFailure = false;
   let curKey: string | null = null;
+  /** The lines of an open section (Hit.section) and what the recogniser said of each. */
+  let section: Array<{ l: Line; seen: Seen }> | null = null;
   const folder = strict
     ? null
     : new Folder(
@@ -125,38 +136,71 @@ function runUnit(run: RunState, rec: Recogniser): LineHandler {
     hiddenBytes = 0;
   };
 
+  /** Hides one recognised line: it joins the open run. */
+  const hide = (l: Line, h: Hit, out: Item[]) => {
+    if (!hidden.length) folder?.close(out);
+    if (h !== BLANK && !strict) {
+      inFailure = false;
+      if (l.tier === 'text') l.tier = 'noise';
+    }
+    hidden.push(l);
+    hits.push(h);
+    hiddenBytes += lineByteLength(l);
+    if (hiddenBytes >= FOLD_MAX_HIDDEN_BYTES) close(out);
+  };
+
+  /** One line as the recogniser saw it, outside a section: hidden, or kept (and folded like generic output). */
+  const step = (l: Line, seen: Seen, out: Item[]) => {
+    const plain = l.plain ?? l.text;
+    // A blank line the recogniser was not shown is hidden inside a run; a section's own line
+    // stays unless its whole section is hidden; a failure line is never hidden.
+    const h = mustStay(l) ? null : seen === UNSEEN_BLANK ? (hidden.length ? BLANK : null) : seen?.section ? null : seen;
+    if (h) { hide(l, h, out); return; }
+    close(out);
+    if (!folder) { out.push(l); return; }
+    if (see) {
+      if (l.tier === 'failure') inFailure = true;
+      else if (inFailure && (l.tier === 'text' || l.tier === 'noise') && !isBlank(plain)) l.tier = 'signal';
+    }
+    curKey = rec.foldKey && l.tier !== 'failure' ? rec.foldKey(l, plain) : null;
+    folder.push(l, out);
+    curKey = null;
+  };
+
+  /** A section that will not be hidden whole: its lines go on as if it never opened. */
+  const abandon = (out: Item[]) => {
+    if (!section) return;
+    const held = section;
+    section = null;
+    for (const x of held) step(x.l, x.seen, out);
+  };
+
   return {
     line(l, out) {
       const plain = l.plain ?? l.text;
       // Every line is shown to the recogniser (its state and detection need them all), but a
-      // failure line is never hidden.
-      const seen = !see ? null : strict ? see(l, plain) : isBlank(plain) ? (hidden.length ? BLANK : null) : see(l, plain);
-      const h = mustStay(l) ? null : seen;
-      if (h) {
-        if (!hidden.length) folder?.close(out);
-        if (h !== BLANK && !strict) {
-          inFailure = false;
-          if (l.tier === 'text') l.tier = 'noise';
+      // failure line is never hidden. Outside 'keep' a blank line is not shown: it goes with the run.
+      const seen: Seen = !see ? null : strict || !isBlank(plain) ? see(l, plain) : UNSEEN_BLANK;
+      if (section) {
+        const h = mustStay(l) ? null : seen === UNSEEN_BLANK ? BLANK : seen;
+        if (h && h.section !== 'opens') {
+          section.push({ l, seen });
+          if (h.section === 'closes') {
+            const whole = section;
+            section = null;
+            for (const x of whole) hide(x.l, x.seen === UNSEEN_BLANK ? BLANK : x.seen!, out);
+          } else if (section.length >= SECTION_MAX_LINES) abandon(out);
+          return;
         }
-        hidden.push(l);
-        hits.push(h);
-        hiddenBytes += lineByteLength(l);
-        if (hiddenBytes >= FOLD_MAX_HIDDEN_BYTES) close(out);
-        return;
+        abandon(out);
       }
-      close(out);
-      if (!folder) { out.push(l); return; }
-      if (see) {
-        if (l.tier === 'failure') inFailure = true;
-        else if (inFailure && (l.tier === 'text' || l.tier === 'noise') && !isBlank(plain)) l.tier = 'signal';
-      }
-      curKey = rec.foldKey && l.tier !== 'failure' ? rec.foldKey(l, plain) : null;
-      folder.push(l, out);
-      curKey = null;
+      if (seen !== UNSEEN_BLANK && seen?.section === 'opens' && !mustStay(l)) { section = [{ l, seen }]; return; }
+      step(l, seen, out);
     },
     batchEnd(out, final) {
-      // While streaming, an open run waits for the line that ends it (one marker per run).
+      // While streaming, an open run (and an open section) waits for the line that ends it.
       if (!final) return;
+      abandon(out);
       close(out);
       folder?.close(out);
     },

@@ -1,11 +1,49 @@
+import type { Line } from '../kit/types.js';
 import type { DistillerSpec } from '../kit/spec.js';
-import { checkmarks, TOOL_RUNNERS } from './runner.js';
+import { plural, textOf } from './shared.js';
+import { CHECK_LINE, LEAD, PASSED, TOOL_RUNNERS, type Recogniser } from './runner.js';
 
 /*
  * jest: `✓ name (3 ms)` (verbose) lines are passing tests. `PASS file` lines stay (one per
- * suite, they say what ran), so do describe headings, skipped/todo tests, every `FAIL`
- * block and the `Tests:` / `Test Suites:` summary.
+ * suite, they say what ran), so do skipped/todo tests, every `FAIL` block and the `Tests:` /
+ * `Test Suites:` summary. jest states a file's verdict on its first line, before its tree: under
+ * `PASS file` every line up to the blank line that ends the tree is a describe heading or a
+ * test, so there the headings fold with the tests (the file is one marker, a skipped or todo
+ * test still standing where it stood); under `FAIL file` they stay, the path to each ✕.
  */
+const VERDICT = /^\s*(PASS|FAIL) +\S/;
+/** An indented line of the tree that is no test: a describe heading (a test's line starts with its mark). */
+const HEADING = /^ {2,}[^\s✓✔√✕×○✎●]/;
+
+function recogniser(): Recogniser {
+  let passing = false;
+  let last = -1;
+  const headings = new WeakSet<Line>();
+  return {
+    see(l, p) {
+      // The engine shows a recogniser no blank line: a gap in the indices was one, which ends the tree.
+      if (l.index !== last + 1) passing = false;
+      last = l.index;
+      const v = VERDICT.exec(p);
+      if (v) { passing = v[1] === 'PASS'; return null; }
+      if (CHECK_LINE.test(p)) return PASSED;
+      if (passing && HEADING.test(p)) { headings.add(l); return LEAD; }
+      // A blank line or anything unindented (a console block, the summary) ends the file's tree.
+      if (!/^ {2}/.test(p)) passing = false;
+      return null;
+    },
+    note(hidden) {
+      let tests = 0;
+      let groups = 0;
+      for (const l of hidden) {
+        if (headings.has(l)) groups++;
+        else if (CHECK_LINE.test(textOf(l))) tests++;
+      }
+      return `${tests} passing tests folded${groups ? ` with ${plural(groups, 'describe heading')}` : ''}`;
+    },
+  };
+}
+
 export default {
   name: 'jest',
   family: 'test',
@@ -13,7 +51,7 @@ export default {
   runners: TOOL_RUNNERS,
   rewrite: true,
   detect: (p) => /^\s*(PASS|FAIL) +\S|^Test Suites: |^Tests: {2,}\d|^> jest(\s|$)/.test(p),
-  lines: () => checkmarks(),
+  lines: recogniser,
   examples: [
     // corpus/cases/850-jest-toplevel-each-fail, lines 1-16
     {

@@ -22,6 +22,7 @@ import infra from './infra.js';
 import install from './install.js';
 import jest from './jest.js';
 import logs from './logs.js';
+import minitest from './minitest.js';
 import mocha from './mocha.js';
 import nodeTest from './node-test.js';
 import prove from './prove.js';
@@ -64,6 +65,7 @@ export const DISTILLERS: readonly DistillerSpec[] = Object.freeze([
   install,
   jest,
   logs,
+  minitest,
   mocha,
   nodeTest,
   prove,

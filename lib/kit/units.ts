@@ -24,6 +24,15 @@ export interface Hit {
    * it ends a run (what follows is kept) it stays, so a failure keeps its heading.
    */
   readonly lead?: boolean;
+  /**
+   * A section's first line (`opens`) or its last (`closes`): a cargo test binary's `Running x`
+   * heading and its `test result:` verdict. Such a line is hidden only with its whole section:
+   * the lines between are held until the closing line, and join the run then when every one of
+   * them was recognised; a line nothing recognised (or a failure) ends the section instead, and
+   * its lines go on as if it never opened, its opening line (and a closing line outside a
+   * section) staying. What a section is can only be told at its end.
+   */
+  readonly section?: 'opens' | 'closes';
 }
 
 /** The 'run' unit: what a tool's lines are, one line at a time, in order. */

@@ -49,3 +49,33 @@ t.test('a passing test whose name reads like a failure is never hidden, and the 
   t.ok(d.markers.length >= 4, 'the ordinary passing tests still fold (the gate did not fall back to raw)');
   t.equal(folded(d.markers, 'passing tests') + count(d.out, /^\s+✓ /), count(d.input, /^\s+✓ /));
 });
+
+t.test('a wholly passing file is its PASS line and one marker; console output, skipped and todo tests stay', async (t) => {
+  const d = await pipe(corpusCase('1088-jest-verbose-four-files-pass'));
+  t.equal(d.distiller, 'jest');
+  const ticks = count(d.input, /^\s+✓ /);
+  t.equal(folded(d.markers, 'passing tests'), ticks, 'every passing test is counted');
+  t.equal(count(d.out, /^\s+✓ /), 0);
+  t.equal(d.markers.length, 4, 'one marker per file');
+  // Each PASS line is followed by its one marker.
+  for (const f of ['ledger', 'words', 'flat', 'pending']) {
+    const i = d.lines.indexOf(`PASS test/${f}.test.js`);
+    t.ok(i >= 0 && /^\[omni: \d+ passing tests folded/.test(d.lines[i + 1] ?? ''), `PASS test/${f}.test.js, then its marker`);
+  }
+  for (const heading of ['  ledger', '    posting', '      in euros', '      in cents', '  words', '  pending work']) {
+    t.notOk(d.lines.includes(heading), `describe heading ${JSON.stringify(heading)} folds with its file`);
+  }
+  t.match(d.markers[0], /^17 passing tests folded with 4 describe headings$/, 'the marker says what it stands for');
+  t.same(keptAll(d, /console\.log|splitting a b c|at Object\.log|○ skipped|✎ todo|^Tests:|^Test Suites:/), []);
+});
+
+t.test('a file with a failure keeps its describe headings, the path to each ✕; the passing files fold whole', async (t) => {
+  const d = await pipe(corpusCase('1089-jest-verbose-four-files-fail'));
+  t.same(keptAll(d, /^FAIL |✕|●|Expected|Received|^ {2}ledger$|^ {4}posting$|^ {6}in (euros|cents)$/), []);
+  t.equal(folded(d.markers, 'passing tests') + count(d.out, /^\s+✓ /), count(d.input, /^\s+✓ /));
+  for (const f of ['words', 'flat', 'pending']) {
+    const i = d.lines.indexOf(`PASS test/${f}.test.js`);
+    t.ok(i >= 0 && /^\[omni: /.test(d.lines[i + 1] ?? ''), `PASS test/${f}.test.js, then its marker`);
+  }
+  t.notOk(d.lines.includes('  words'), 'a passing file\'s heading folds');
+});

@@ -310,7 +310,9 @@ export const rubySession: Session = {
     read('test/test_invoice.rb', 'first-read'),
     edit('lib/pricetag/invoice.rb', '      net + vat - (net * (@discount_percent / 100.0))', "      factor = 1 - (@discount_percent / 100.0)\n      lines.map do |l|\n        discounted = l.unit * l.quantity * factor\n        discounted + Tax.vat(discounted, country, l.category)\n      end.reduce(Money.new(0)) { |a, b| a + b }"),
     bash('rake test', 'All tests', 'test-pass', { keep: [/\d+ runs, \d+ assertions, 0 failures, 0 errors, 0 skips/] }),
-    bash('rake test TESTOPTS=-v', 'All tests, verbose', 'chain-wrapped', { producer: 'test-pass', keep: [/\d+ runs, \d+ assertions, 0 failures, 0 errors, 0 skips/] }),
+    // TESTOPTS takes the place of the Rakefile's options, its --seed too: pinned again, or the
+    // two runs print the tests in different orders and no fold could be found in the other run.
+    bash('rake test TESTOPTS="-v --seed=4242"', 'All tests, verbose', 'chain-wrapped', { producer: 'test-pass', keep: [/\d+ runs, \d+ assertions, 0 failures, 0 errors, 0 skips/] }),
     bash('rubocop', 'Lint', 'build-lint', { fails: true, keep: ['lib/pricetag/money.rb', 'Layout/LineLength', /\d+ files inspected, \d+ offenses detected/] }),
     bash('rubocop --fail-level E lib', 'Lint, errors only fail', 'build-lint', { keep: ['Layout/LineLength', /offenses detected/] }),
     read('lib/pricetag/invoice.rb', 're-read-after-edit'),
