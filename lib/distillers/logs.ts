@@ -112,14 +112,23 @@ const REDIS_LEVEL = /^\d+:[XCSM] \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2}\.\d
 /** nginx's error log at level notice: start-up, signals, workers starting and exiting. */
 const NGINX_NOTICE = /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2} \[notice\] /;
 
-/** A line that stays verbatim and ends every fold: a severity word, a failure, a signal, an error's context, a session edge. */
-function isBarrier(l: Line): boolean {
-  const t = textOf(l);
-  return l.tier === 'failure' || l.tier === 'signal' || SEVERE.test(t) || PG_CONTEXT.test(t) || SESSION_EDGE.test(t) || REDIS_LEVEL.exec(t)?.[1] === '#';
-}
-
 /** npm's debug log: `<seq> <level> …` lines carry no timestamp. */
 const NPM_DEBUG = /^\d+ (silly|verbose|info|http|timing|notice|warn|error) /;
+const DEPRECATED = /\bdeprecat/i;
+
+/**
+ * A line that stays verbatim and ends every fold: a severity word, a failure, an error's
+ * context, a session edge, and a signal that is not a log record. A record (a timestamped or
+ * npm debug line) at no severity that classify calls a signal only for a count in its message
+ * (`parse X: 82 lines, 0 skipped`, `merged 3 files changed`) is a record like its neighbours:
+ * it folds with the records of its own template, the first of them staying, and does not cut
+ * a worker's cycle into runs too short to fold. A deprecation stays a barrier.
+ */
+function isBarrier(l: Line): boolean {
+  const t = textOf(l);
+  if (l.tier === 'failure' || SEVERE.test(t) || PG_CONTEXT.test(t) || SESSION_EDGE.test(t) || REDIS_LEVEL.exec(t)?.[1] === '#') return true;
+  return l.tier === 'signal' && (!(TIMESTAMP.test(t) || NPM_DEBUG.test(t)) || DEPRECATED.test(t));
+}
 
 /**
  * A line that stays verbatim where it is but lets folds run past it: 4xx/5xx access lines,

@@ -32,6 +32,7 @@ import pytest from './pytest.js';
 import read from './read.js';
 import rspec from './rspec.js';
 import search from './search.js';
+import setuptools from './setuptools.js';
 import tap from './tap.js';
 import tsc from './tsc.js';
 import vitest from './vitest.js';
@@ -75,6 +76,7 @@ export const DISTILLERS: readonly DistillerSpec[] = Object.freeze([
   read,
   rspec,
   search,
+  setuptools,
   tap,
   tsc,
   vitest,

@@ -193,20 +193,26 @@ const ownLinesOf = new WeakMap<DistillerSpec, OwnLines | null>();
 
 /**
  * The own lines of several specs that may each have printed a line (a chain's producers): a
- * line one of them calls a failure is a failure, else one any calls a signal is a signal.
+ * line one of them calls a failure is a failure, else one any calls a signal is a signal, but
+ * only where the shared lists do not call it a failure or every spec calls it a signal. A
+ * line another producer may have printed is read by that producer's lines too: pip's own
+ * reading of its retry warning (`… Failed to establish a new connection …`, a signal that
+ * folds) does not make it less than a failure in `pip install x && npx jest`, where jest's
+ * reading, the shared lists', says failure.
  */
 export function ownLinesOfAll(specs: readonly DistillerSpec[]): OwnTier | null {
   const all = specs.map(ownLines).filter((o): o is OwnLines => o !== null);
-  if (all.length <= 1) return all[0] ?? null;
+  if (specs.length <= 1 || !all.length) return all[0] ?? null;
   return {
     tierOf(plain) {
-      let t: Tier | null = null;
+      let signals = 0;
       for (const o of all) {
         const x = o.tierOf(plain);
         if (x === 'failure') return x;
-        if (x) t = x;
+        if (x === 'signal') signals++;
       }
-      return t;
+      if (!signals) return null;
+      return signals < specs.length && classifyLine(plain, null) === 'failure' ? 'failure' : 'signal';
     },
   };
 }

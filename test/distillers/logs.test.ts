@@ -1,8 +1,9 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { distillCase } from '../helpers/cases.js';
 import { logTemplate } from '../../lib/distillers/logs.js';
 import { distill } from '../helpers/omni.js';
 import { MARKER_RE } from '../../lib/kit/marker.js';
+import { readFileSync } from 'node:fs';
 
 t.test('folds nginx access lines that share a template into one line with a count and a time range', async (t) => {
   const { r, text, markers, rawText } = await distillCase('741-nginx-access-log');
@@ -207,4 +208,67 @@ t.test("a log fold never hides the output's last line, and a marker that is not 
   t.ok(q !== undefined && mixed.includes(q) && !m.out.includes(q), `it quotes a hidden line: ${m.out[under]}`);
   t.equal(m.out.at(-1), mixed.at(-1));
   void text;
+});
+
+/**
+ * A worker's cycle of records (fetch / parse / post, pull / upsert / checkpoint) whose counts
+ * classify reads as a signal (`82 lines, 0 skipped`): the cycle folds between its severe lines,
+ * and every line it hides is like a line that stays above it.
+ */
+function checkCycle(t: Test, rawText: string, text: string, markers: string[]) {
+  const raw = rawText.replace(/\n$/, '').split('\n');
+  const out = text.replace(/\n$/, '').split('\n');
+  const kept = out.filter((l) => !MARKER_RE.test(l));
+  for (const l of raw) if (/\b(WARN|WARNING|ERROR)\b|Traceback|Error:/.test(l)) t.ok(kept.includes(l), `severe line kept: ${l}`);
+  t.equal(out.at(-1), raw.at(-1), 'the last line stays');
+  const counted = markers.map((m) => Number(/^\[omni: (\d+) more lines like those above, /.exec(m)?.[1] ?? NaN)).reduce((a, b) => a + b, 0);
+  t.equal(counted + kept.length, raw.length, 'every line is kept or counted by a marker saying "like those above"');
+  // Each marker stands where its run stood, after a kept line of its segment, and hides only
+  // records whose template a kept line of that segment (no severe line between) shows.
+  let i = 0;
+  let segment: string[] = [];
+  for (const l of out) {
+    if (MARKER_RE.test(l)) {
+      const n = Number(/^\[omni: (\d+) more/.exec(l)![1]);
+      const templates = new Set(segment.map(logTemplate));
+      for (const h of raw.slice(i, i + n)) t.ok(templates.has(logTemplate(h)), `hidden like a kept line: ${h}`);
+      i += n;
+      continue;
+    }
+    t.equal(l, raw[i], 'kept lines in their order');
+    i++;
+    if (/\b(WARN|WARNING|ERROR)\b/.test(l)) segment = [];
+    else segment.push(l);
+  }
+}
+
+t.test('a periodic cycle of templates whose counts read as signals folds between the severe lines (a session\'s import log)', async (t) => {
+  const out = readFileSync(new URL('../fixtures/sessions-chatter/import-log.txt', import.meta.url));
+  const r = await distill(out, { command: 'tail -n 60 logs/import-2026-11-19.log', door: 'pipe' });
+  const text = r.output.toString('utf8');
+  const markers = text.split('\n').filter((l) => MARKER_RE.test(l));
+  t.equal(r.distiller, 'logs');
+  t.equal(markers.length, 4, 'one marker per stretch between the WARN and ERROR lines');
+  checkCycle(t, out.toString('utf8'), text, markers);
+  t.ok(r.outBytes < r.rawBytes * 0.5, `${r.rawBytes} -> ${r.outBytes}`);
+});
+
+t.test("Python logging's pull/upsert/checkpoint cycle folds; the traceback and the stop line stay", async (t) => {
+  const { r, text, markers, rawText } = await distillCase('1153-python-logging-sync-cycle');
+  t.equal(r.distiller, 'logs');
+  t.ok(markers.length >= 3);
+  checkCycle(t, rawText, text, markers);
+  t.match(text, /\nTraceback \(most recent call last\):\n {2}File "[^"]+", line \d+, in <module>\n.*\n.*\nKeyError: 'XDR'\n/);
+  t.ok(r.outBytes < r.rawBytes * 0.4, `${r.rawBytes} -> ${r.outBytes}`);
+});
+
+t.test('a deprecation record still ends a fold', async (t) => {
+  const lines: string[] = [];
+  for (let i = 1; i <= 4; i++) lines.push(`2026-12-01 10:00:0${i},000 INFO app: merged batch ${i}: 40 rows, 0 skipped`);
+  lines.push('2026-12-01 10:00:05,000 INFO app: config key `retries` is deprecated, use `retry.max`');
+  for (let i = 6; i <= 9; i++) lines.push(`2026-12-01 10:00:0${i},000 INFO app: merged batch ${i}: 40 rows, 0 skipped`);
+  const { out } = await distillLog(lines);
+  t.ok(out.includes(lines[4]), 'the deprecation stays');
+  const at = out.indexOf(lines[4]);
+  t.equal(out[at + 1], lines[5], 'the first record after it starts a new stretch and stays');
 });

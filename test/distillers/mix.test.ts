@@ -211,9 +211,7 @@ t.test('P1 for chains: over two corpus producers\' outputs, concatenated or inte
         const p = l.plain ?? l.text;
         const tier = classifyLine(p, prev, ownLines(spec));
         prev = p;
-        // A line the other producer's own lines name a signal (pip's retry warning, which reads
-        // as a failure to anyone else) is that producer's, read as its spec says.
-        if (tier === 'failure' && lines[l.index].tier !== 'signal' && hidden.has(l.index)) return `${command}: ${spec.name}'s failure line ${JSON.stringify(p.slice(0, 120))} is hidden`;
+        if (tier === 'failure' && hidden.has(l.index)) return `${command}: ${spec.name}'s failure line ${JSON.stringify(p.slice(0, 120))} is hidden`;
       }
     }
     return null;
@@ -285,4 +283,18 @@ t.test("npm test running rspec takes in rspec's own failure lines from the first
   t.ok(failing.length >= 3, `${failing.length} rspec failure lines`);
   for (const l of failing) t.equal(classifyLine(l, null, owner.ownAt(0)), 'failure', `a failure under npm test: ${l.trim()}`);
   t.same(DISTILLERS.filter((s) => s.name === 'rspec').length, 1);
+});
+
+t.test("a chain's other producer reads a line too: pip's own retry-warning signal does not fold what jest's reading calls a failure", async (t) => {
+  const pip = corpusCase('804-pip-install-pypi-unreachable');
+  const jest = corpusCase('jest-verbose-pass');
+  const retries = pip.output.toString('utf8').split('\n').filter((l) => l.startsWith('WARNING: Retrying (Retry('));
+  t.ok(retries.length >= 3, `${retries.length} retry warnings`);
+  // Alone, pip's retries fold behind their first (install's own lines call them a signal).
+  const alone = (await distilled(pip.cmd, pip.output)).output.toString('utf8');
+  t.ok(retries.some((l) => !alone.includes(l)), 'alone, the later retries fold');
+  // Chained with jest, which may have printed them and whose lines call them failures, each stays.
+  const { output } = await distilled(`${pip.cmd} && ${jest.cmd}`, Buffer.concat([pip.output, jest.output]));
+  const text = output.toString('utf8').split('\n');
+  for (const l of retries) t.ok(text.includes(l), `stays: ${l.slice(0, 80)}`);
 });
