@@ -17,7 +17,7 @@ const EDGES = [
   'lib/cli/discover.ts',
   'lib/mcp/hook-tool.ts',
   'lib/hosts/model-view.ts',
-  'lib/hosts/claude-view.ts',
+  'lib/hosts/claude/view.ts',
 ];
 
 /** Every function in `source` longer than `max` lines: `name (n lines)`. */

@@ -47,7 +47,7 @@ t.test('no door module is imported by hosts/, pipeline/ or anything else below t
 });
 
 t.test('the check sees a door imported from below: a planted arrow from pipeline/ and from hosts/ is found', async (t) => {
-  for (const [from, door] of [['pipeline/create.ts', 'doors/post-tool.ts'], ['hosts/claude.ts', 'doors/hook.ts']]) {
+  for (const [from, door] of [['pipeline/create.ts', 'doors/post-tool.ts'], ['hosts/claude/adapter.ts', 'doors/hook.ts']]) {
     const planted = new Map(files);
     planted.set(from, [...(files.get(from) ?? []), door]);
     const pg = folderGraph(planted);

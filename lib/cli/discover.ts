@@ -33,9 +33,9 @@ import { commandHead } from '../doors/run-record.js';
 import { handlePostTool } from '../doors/post-tool.js';
 import { LazyStore } from '../doors/store-access.js';
 import { LockBudget, openStore, type Store } from '../store/open.js';
-import { claude } from '../hosts/claude.js';
-import { codex } from '../hosts/codex.js';
-import { gemini } from '../hosts/gemini.js';
+import { claude } from '../hosts/claude/adapter.js';
+import { codex } from '../hosts/codex/adapter.js';
+import { gemini } from '../hosts/gemini/adapter.js';
 import { isObject, type HostAdapter, type JsonObject, type PostReadInput, type PostShellInput } from '../hosts/adapter.js';
 import { openRegularFile, readRegularFile, RefusedFile } from '../hosts/read-text.js';
 

@@ -1,5 +1,5 @@
 /**
- * Pi has no hook files: omni runs inside Pi as an extension (./pi.ts, bundled as
+ * Pi has no hook files: omni runs inside Pi as an extension (./adapter.ts, bundled as
  * dist/omni-pi.cjs). Installing means listing that bundle in Pi's settings.json `extensions`
  * (`~/.pi/agent/settings.json`, or `<project>/.pi/settings.json`); every other key is kept.
  * What Pi does with it: docs/pi-findings.md.
@@ -7,9 +7,9 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { HostInstaller, InstallOptions, InstallResult, Problem } from './adapter.js';
-import { readSettings, writeSettings, type Json, type Obj } from './hook-config.js';
-import { cliProblems, cliVersion, findProgram } from './detect.js';
+import type { HostInstaller, InstallOptions, InstallResult, Problem } from '../adapter.js';
+import { readSettings, writeSettings, type Json, type Obj } from '../kit/hook-config.js';
+import { cliProblems, cliVersion, findProgram } from '../kit/detect.js';
 
 function agentDir(env: NodeJS.ProcessEnv): string {
   return env.PI_CODING_AGENT_DIR || join(env.HOME || homedir(), '.pi', 'agent');

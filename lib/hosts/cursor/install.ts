@@ -6,16 +6,16 @@
  * rules live in its settings UI), so user scope installs the MCP server only.
  *
  * JSON handling (atomic write, backup, indentation kept, byte-identical on a second run) is
- * ./hook-config.ts's readSettings/writeSettings.
+ * ../kit/hook-config.ts's readSettings/writeSettings.
  */
 import { existsSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
-import { readText } from './read-text.js';
-import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from './adapter.js';
-import { isObj, readSettings, SettingsError, writeSettings, writeTextFile, type Json, type Obj } from './hook-config.js';
-import { cliProblems, cliVersion, findProgram } from './detect.js';
-import { MODEL_TOOLS } from './mcp-offer.js';
+import { readText } from '../read-text.js';
+import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from '../adapter.js';
+import { isObj, readSettings, SettingsError, writeSettings, writeTextFile, type Json, type Obj } from '../kit/hook-config.js';
+import { cliProblems, cliVersion, findProgram } from '../kit/detect.js';
+import { MODEL_TOOLS } from '../mcp-offer.js';
 
 export const SERVER_NAME = 'omni';
 export const NOTE = 'Cursor cannot replace shell output; noisy commands go through omni_run (MCP)';

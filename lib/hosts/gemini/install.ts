@@ -2,15 +2,15 @@
  * omni's hooks in Gemini CLI's settings.json (`~/.gemini/settings.json` or
  * `<project>/.gemini/settings.json`), and what doctor says about them. Gemini's timeouts are
  * milliseconds. File handling (idempotence, foreign entries, atomic write + backup) is
- * ./hook-config.ts. What the CLI does with each reply: docs/gemini-findings.md.
+ * ../kit/hook-config.ts. What the CLI does with each reply: docs/gemini-findings.md.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from './adapter.js';
-import { cliProblems, commandWords, findProgram } from './detect.js';
-import { installHookFile, uninstallHookFile, isObj, omniHandlersIn, readSettings, type Obj, type OmniHookSpec } from './hook-config.js';
+import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from '../adapter.js';
+import { cliProblems, commandWords, findProgram } from '../kit/detect.js';
+import { installHookFile, uninstallHookFile, isObj, omniHandlersIn, readSettings, type Obj, type OmniHookSpec } from '../kit/hook-config.js';
 
 /**
  * Timeouts in milliseconds. Tool matchers are regexes tested unanchored (an MCP tool

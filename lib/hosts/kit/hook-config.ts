@@ -11,9 +11,9 @@
  */
 import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync, copyFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { InstallResult } from './adapter.js';
-import { shQuote } from './omni-command.js';
-import { HOOK_SERVER, HOOK_TOOL } from './claude-hook-tool.js';
+import type { InstallResult } from '../adapter.js';
+import { shQuote } from '../omni-command.js';
+import { HOOK_SERVER, HOOK_TOOL } from '../claude/hook-tool.js';
 
 export interface OmniHookSpec {
   event: string;

@@ -17,10 +17,10 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { HOOK_SERVER, HOOK_TOOL, HOOK_TOOL_FLAG, HOOK_TOOL_FULL_NAME, hookToolInput } from './claude-hook-tool.js';
-import { isObj, readSettings, withOmniHooks as withSpecs, withoutOmniHooks, writeSettings, type Json, type Obj, type OmniHookSpec, type WriteResult } from './hook-config.js';
-import { OMNI_HOOKS } from './claude-settings.js';
-import { MCP_TOOLS_FLAG } from './mcp-offer.js';
+import { HOOK_SERVER, HOOK_TOOL, HOOK_TOOL_FLAG, HOOK_TOOL_FULL_NAME, hookToolInput } from './hook-tool.js';
+import { isObj, readSettings, withOmniHooks as withSpecs, withoutOmniHooks, writeSettings, type Json, type Obj, type OmniHookSpec, type WriteResult } from '../kit/hook-config.js';
+import { OMNI_HOOKS } from './settings.js';
+import { MCP_TOOLS_FLAG } from '../mcp-offer.js';
 
 /**
  * The first Claude Code release that runs `mcp_tool` hook handlers and applies their reply

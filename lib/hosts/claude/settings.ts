@@ -1,12 +1,12 @@
 /**
  * Installing omni's hooks into a Claude Code settings.json, and removing them: Claude Code's
- * events, matchers, timeouts (seconds) and file locations. The file handling is ./hook-config.ts.
+ * events, matchers, timeouts (seconds) and file locations. The file handling is ../kit/hook-config.ts.
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { readSettings, withOmniHooks as withSpecs, withoutOmniHooks, writeSettings, type Obj, type OmniHookSpec, type WriteResult } from './hook-config.js';
+import { readSettings, withOmniHooks as withSpecs, withoutOmniHooks, writeSettings, type Obj, type OmniHookSpec, type WriteResult } from '../kit/hook-config.js';
 
-export { hookCommand, isOmniHandler, omniHandlersIn, readSettings, SettingsError, withoutOmniHooks, writeSettings, type OmniHookSpec, type WriteResult } from './hook-config.js';
+export { hookCommand, isOmniHandler, omniHandlersIn, readSettings, SettingsError, withoutOmniHooks, writeSettings, type OmniHookSpec, type WriteResult } from '../kit/hook-config.js';
 
 /**
  * PostToolUse: Bash, Read, and every MCP tool (`mcp__<server>__<tool>`) but those of the `omni`

@@ -15,10 +15,10 @@
  *    a Bash sandbox in the settings, or a shell start-up file that makes the program a function
  *    or an alias → no rewrite.
  */
-import type { JsonObject, PreToolInput, RewriteDecision } from './adapter.js';
-import { checkBashCommand, loadPermissionRules } from './claude-permissions.js';
-import { ancestorArgs } from './process-tree.js';
-import { claudeSnapshotFiles, definedIn, shellStartupFiles } from './shell-startup.js';
+import type { JsonObject, PreToolInput, RewriteDecision } from '../adapter.js';
+import { checkBashCommand, loadPermissionRules } from './permissions.js';
+import { ancestorArgs } from '../process-tree.js';
+import { claudeSnapshotFiles, definedIn, shellStartupFiles } from '../shell-startup.js';
 
 export const RULE_FLAGS = ['--settings', '--disallowedTools', '--disallowed-tools', '--allowedTools', '--allowed-tools', '--permission-prompt-tool'];
 

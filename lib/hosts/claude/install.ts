@@ -10,14 +10,14 @@ import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readText } from './read-text.js';
-import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from './adapter.js';
-import { OMNI_HOOKS, omniHandlersIn, projectSettingsPath, userSettingsPath, hookCommand, omniHookSpecs, withOmniHooks } from './claude-settings.js';
-import { cliVersion, compareVersions, findProgram, missingInCommand } from './detect.js';
-import { claudeJsonPath, hasDenyEntry, installServer, isOmniServerEntry, MIN_MCP_TOOL_VERSION, serverSlot, uninstallServer, withOmniMcpHooks, withoutOmniMcpHooks } from './claude-mcp-transport.js';
-import { HOOK_SERVER, HOOK_TOOL_FULL_NAME } from './claude-hook-tool.js';
-import { readSettings, writeSettings, isObj, type Obj } from './hook-config.js';
-import { MCP_TOOLS_FLAG, MODEL_TOOLS } from './mcp-offer.js';
+import { readText } from '../read-text.js';
+import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from '../adapter.js';
+import { OMNI_HOOKS, omniHandlersIn, projectSettingsPath, userSettingsPath, hookCommand, omniHookSpecs, withOmniHooks } from './settings.js';
+import { cliVersion, compareVersions, findProgram, missingInCommand } from '../kit/detect.js';
+import { claudeJsonPath, hasDenyEntry, installServer, isOmniServerEntry, MIN_MCP_TOOL_VERSION, serverSlot, uninstallServer, withOmniMcpHooks, withoutOmniMcpHooks } from './mcp-transport.js';
+import { HOOK_SERVER, HOOK_TOOL_FULL_NAME } from './hook-tool.js';
+import { readSettings, writeSettings, isObj, type Obj } from '../kit/hook-config.js';
+import { MCP_TOOLS_FLAG, MODEL_TOOLS } from '../mcp-offer.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 export interface Check {
@@ -192,7 +192,7 @@ async function checkProbe(regs: Registration[], env: NodeJS.ProcessEnv, cwd: str
   } catch {
     return { name: 'probe', status: 'fail', detail: `the hook printed something that is not one JSON object: the host would ignore it (${out.slice(0, 120)})` };
   }
-  const { PostToolUseBashReply } = await import('../hosts/claude-schemas.js');
+  const { PostToolUseBashReply } = await import('./schemas.js');
   const v = PostToolUseBashReply.safeParse(reply);
   if (!v.success) return { name: 'probe', status: 'fail', detail: `the reply does not match Bash's output shape; the host would use the original output: ${v.error.message.slice(0, 300)}` };
   const raw = (payload.tool_response as { stdout: string }).stdout.length;

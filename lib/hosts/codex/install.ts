@@ -2,7 +2,7 @@
  * omni's hooks in the Codex CLI's hooks.json (`$CODEX_HOME/hooks.json`, default
  * `~/.codex/hooks.json`, or `<project>/.codex/hooks.json`), and what doctor says about them.
  * Codex's timeouts are seconds. File handling (idempotence, foreign entries, atomic write +
- * backup) is ./hook-config.ts. What the CLI does with each reply: docs/codex-findings.md.
+ * backup) is ../kit/hook-config.ts. What the CLI does with each reply: docs/codex-findings.md.
  *
  * Trust: Codex runs a non-managed hook only when `[hooks.state."<key>"] trusted_hash` in the
  * USER config.toml equals the hook's current hash (codex-cli 0.171.0). The key is
@@ -15,10 +15,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { readText } from './read-text.js';
-import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from './adapter.js';
-import { cliVersion, missingInCommand, findProgram, cliProblems } from './detect.js';
-import { installHookFile, uninstallHookFile, isObj, isOmniHandler, readSettings, type Obj, type OmniHookSpec } from './hook-config.js';
+import { readText } from '../read-text.js';
+import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from '../adapter.js';
+import { cliVersion, missingInCommand, findProgram, cliProblems } from '../kit/detect.js';
+import { installHookFile, uninstallHookFile, isObj, isOmniHandler, readSettings, type Obj, type OmniHookSpec } from '../kit/hook-config.js';
 
 /**
  * Timeouts in seconds. Codex clamps SessionEnd to 3 s (and warns at every start when the file
