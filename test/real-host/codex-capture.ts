@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { codexInstaller, omniHooksWithKeys } from '../../lib/hosts/codex/install.js';
-import { readSettings } from '../../lib/hosts/kit/hook-config.js';
+import { readSettings } from '../../lib/hosts/kit/config-file.js';
 import { codexBin, REPO, runCodex, type CodexMode, type CodexRunResult } from './codex-harness.js';
 import type { CodexStep } from './codex-standin.js';
 

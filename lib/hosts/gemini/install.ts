@@ -2,15 +2,17 @@
  * omni's hooks in Gemini CLI's settings.json (`~/.gemini/settings.json` or
  * `<project>/.gemini/settings.json`), and what doctor says about them. Gemini's timeouts are
  * milliseconds. File handling (idempotence, foreign entries, atomic write + backup) is
- * ../kit/hook-config.ts. What the CLI does with each reply: docs/gemini-findings.md.
+ * ../kit/ (config-file.ts, hook-entries.ts). What the CLI does with each reply: docs/gemini-findings.md.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from '../adapter.js';
-import { cliProblems, commandWords, findProgram } from '../kit/detect.js';
-import { installHookFile, uninstallHookFile, isObj, omniHandlersIn, readSettings, type Obj, type OmniHookSpec } from '../kit/hook-config.js';
+import type { HostInstaller, InstallOptions, InstallResult } from '../adapter.js';
+import { isObj, readSettingsOrNull, type Obj } from '../kit/config-file.js';
+import { cliProblems, commandWords, detectedAt, findProgram } from '../kit/detect.js';
+import { hookSpecs, installHookFile, omniHandlersIn, uninstallHookFile, type OmniHookSpec } from '../kit/hook-entries.js';
+import { hostStatus } from '../kit/status.js';
 
 /**
  * Timeouts in milliseconds. Tool matchers are regexes tested unanchored (an MCP tool
@@ -27,10 +29,6 @@ export const GEMINI_HOOKS: readonly OmniHookSpec[] = [
 
 /** The version omni's Gemini adapter was measured against. */
 export const MEASURED_VERSION = '0.61.0';
-
-export function geminiSpecs(preHook: boolean): readonly OmniHookSpec[] {
-  return preHook ? GEMINI_HOOKS : GEMINI_HOOKS.filter((h) => h.event !== 'BeforeTool');
-}
 
 export function geminiDir(env: NodeJS.ProcessEnv): string {
   return join(env.GEMINI_CLI_HOME || env.HOME || homedir(), '.gemini');
@@ -70,14 +68,6 @@ export function geminiVersion(bin: string, env: NodeJS.ProcessEnv): string | und
   return m ? m[1] : undefined;
 }
 
-function readOrNull(file: string): { json: Obj | null; error?: string } {
-  try {
-    return { json: readSettings(file).json };
-  } catch (err) {
-    return { json: null, error: (err as Error).message };
-  }
-}
-
 function commandBin(command: string): string | null {
   // `env -u NODE_EXTRA_CA_CERTS '<node>' '<abs omni.cjs>' --flag` or `'<abs bin>' --flag`.
   const words = commandWords(command);
@@ -92,13 +82,12 @@ export const geminiInstaller: HostInstaller = {
 
   detect(env) {
     // Installed means the CLI is: ~/.gemini alone outlives an uninstalled one.
-    const bin = findGeminiBin(env);
-    return bin ? { detected: true, version: geminiVersion(bin, env), where: bin } : { detected: false };
+    return detectedAt(findGeminiBin(env), (bin) => geminiVersion(bin, env));
   },
 
   install(opts: InstallOptions): InstallResult {
     const file = settingsPath(opts.scope, opts.cwd, opts.env);
-    const r = installHookFile(file, geminiSpecs(opts.preHook), opts.bin, opts.nodePath);
+    const r = installHookFile(file, hookSpecs(GEMINI_HOOKS, opts.preHook), opts.bin, opts.nodePath);
     const notes = r.notes;
     notes.push(
       opts.preHook
@@ -114,75 +103,64 @@ export const geminiInstaller: HostInstaller = {
     return uninstallHookFile(file);
   },
 
-  status(opts): HostStatus {
-    const problems: Problem[] = [];
-    const files: string[] = [];
-    let detected = false;
-    let version: string | undefined;
-    let wired = false;
+  status(opts) {
     let rewrites = false;
-    try {
-      const d = geminiInstaller.detect(opts.env);
-      detected = d.detected;
-      version = d.version;
-      problems.push(...cliProblems({ name: 'Gemini CLI', command: '`gemini`', bin: findGeminiBin(opts.env), version, measured: MEASURED_VERSION, pkg: '@google/gemini-cli', envVar: 'OMNI_GEMINI_BIN', test: 'test/real-host/gemini.test.ts' }));
-      const user = settingsPath('user', opts.cwd, opts.env);
-      const project = settingsPath('project', opts.cwd, opts.env);
-      const system = systemSettingsPath(opts.env);
-      const read: { file: string; json: Obj | null }[] = [];
-      for (const file of [user, project, system]) {
-        if (!existsSync(file)) continue;
-        const r = readOrNull(file);
-        if (r.json === null) problems.push({ status: 'fail', what: r.error ?? `${file} cannot be read`, fix: `fix ${file}; the CLI cannot use it either` });
-        read.push({ file, json: r.json });
-      }
-      const wanted = new Set(geminiSpecs(true).map((s) => s.event));
-      for (const { file, json } of read) {
-        const mine = omniHandlersIn(json);
-        if (mine.length === 0) continue;
-        wired = true;
-        files.push(file);
-        const events = new Set(mine.map((h) => h.event));
-        if (events.has('BeforeTool')) rewrites = true;
-        if (!events.has('AfterTool')) problems.push({ status: 'warn', what: `${file} has omni hooks but no AfterTool hook`, fix: 'run omni init again' });
-        for (const h of mine) {
-          if (!wanted.has(h.event)) problems.push({ status: 'warn', what: `${file}: omni hook on an event omni no longer uses (${h.event})`, fix: 'run omni init again' });
-          const bin = commandBin(h.command);
-          if (bin && !existsSync(bin)) problems.push({ status: 'fail', what: `${file}: the ${h.event} hook runs ${bin}, which does not exist`, fix: 'run omni init again' });
-          if (opts.bin && bin && bin !== opts.bin && existsSync(opts.bin)) problems.push({ status: 'warn', what: `${file}: the ${h.event} hook runs ${bin}, not this omni (${opts.bin})`, fix: 'run omni init again' });
+    return hostStatus(geminiInstaller, opts.env, {
+      read(s) {
+        const { problems, files } = s;
+        problems.push(...cliProblems({ name: 'Gemini CLI', command: '`gemini`', bin: s.where ?? null, version: s.version, measured: MEASURED_VERSION, pkg: '@google/gemini-cli', envVar: 'OMNI_GEMINI_BIN', test: 'test/real-host/gemini.test.ts' }));
+        const user = settingsPath('user', opts.cwd, opts.env);
+        const project = settingsPath('project', opts.cwd, opts.env);
+        const system = systemSettingsPath(opts.env);
+        const read: { file: string; json: Obj | null }[] = [];
+        for (const file of [user, project, system]) {
+          if (!existsSync(file)) continue;
+          const r = readSettingsOrNull(file);
+          if (r.json === null) problems.push({ status: 'fail', what: r.error ?? `${file} cannot be read`, fix: `fix ${file}; the CLI cannot use it either` });
+          read.push({ file, json: r.json });
         }
-        if (file === project) problems.push({ status: 'warn', what: `omni's hooks are in the project settings (${file})`, fix: 'they run only where the folder is trusted; use user scope (omni init) to cover every project' });
-      }
-      for (const { file, json } of read) {
-        const hc = json && isObj(json.hooksConfig) ? json.hooksConfig : null;
-        if (hc && hc.enabled === false) problems.push({ status: 'fail', what: `hooks are disabled (hooksConfig.enabled: false in ${file})`, fix: `set hooksConfig.enabled to true in ${file}` });
-        const disabled = hc && Array.isArray(hc.disabled) ? hc.disabled.filter((x): x is string => typeof x === 'string') : [];
-        const off = disabled.filter((x) => /omni/.test(x));
-        if (off.length > 0) problems.push({ status: 'fail', what: `omni's hooks are listed in hooksConfig.disabled in ${file}`, fix: `remove them from hooksConfig.disabled in ${file}` });
-      }
-      if (!wired) files.push(user);
-    } catch (err) {
-      problems.push({ status: 'fail', what: `Gemini CLI check failed: ${(err as Error).message}`, fix: 'run omni doctor again; report it if it persists' });
-    }
-    const enabled = wired && !problems.some((p) => p.status === 'fail');
-    const asError = opts.env.OMNI_REPLACE_AS_ERROR === '1';
-    const post = asError
-      ? "successful output is distilled in AfterTool, shown to the model as the tool's error text (OMNI_REPLACE_AS_ERROR=1)"
-      : "successful output is left alone: the CLI would show omni's text as an error (opt in with OMNI_REPLACE_AS_ERROR=1)";
-    return {
-      id: 'gemini',
-      name: 'Gemini CLI',
-      detected,
-      version,
-      wired,
-      tier: enabled && (rewrites || asError) ? 'full' : 'memory',
-      files,
-      problems,
-      note: !enabled
-        ? 'session memory and omni_retrieve only, until the hooks are registered and enabled'
-        : rewrites
-          ? `plain noisy commands are rewritten into omni exec (distilled, failures verbatim) under --yolo with no policy rules (omni init --rewrite); other ${post}`
-          : `commands run as approved, in the CLI's shell (no rewrite: omni init --gemini --rewrite opts in); ${post}; session memory at start`,
-    };
+        const wanted = new Set(GEMINI_HOOKS.map((h) => h.event));
+        for (const { file, json } of read) {
+          const mine = omniHandlersIn(json);
+          if (mine.length === 0) continue;
+          s.wired = true;
+          files.push(file);
+          const events = new Set(mine.map((h) => h.event));
+          if (events.has('BeforeTool')) rewrites = true;
+          if (!events.has('AfterTool')) problems.push({ status: 'warn', what: `${file} has omni hooks but no AfterTool hook`, fix: 'run omni init again' });
+          for (const h of mine) {
+            if (!wanted.has(h.event)) problems.push({ status: 'warn', what: `${file}: omni hook on an event omni no longer uses (${h.event})`, fix: 'run omni init again' });
+            const bin = commandBin(h.command);
+            if (bin && !existsSync(bin)) problems.push({ status: 'fail', what: `${file}: the ${h.event} hook runs ${bin}, which does not exist`, fix: 'run omni init again' });
+            if (opts.bin && bin && bin !== opts.bin && existsSync(opts.bin)) problems.push({ status: 'warn', what: `${file}: the ${h.event} hook runs ${bin}, not this omni (${opts.bin})`, fix: 'run omni init again' });
+          }
+          if (file === project) problems.push({ status: 'warn', what: `omni's hooks are in the project settings (${file})`, fix: 'they run only where the folder is trusted; use user scope (omni init) to cover every project' });
+        }
+        for (const { file, json } of read) {
+          const hc = json && isObj(json.hooksConfig) ? json.hooksConfig : null;
+          if (hc && hc.enabled === false) problems.push({ status: 'fail', what: `hooks are disabled (hooksConfig.enabled: false in ${file})`, fix: `set hooksConfig.enabled to true in ${file}` });
+          const disabled = hc && Array.isArray(hc.disabled) ? hc.disabled.filter((x): x is string => typeof x === 'string') : [];
+          const off = disabled.filter((x) => /omni/.test(x));
+          if (off.length > 0) problems.push({ status: 'fail', what: `omni's hooks are listed in hooksConfig.disabled in ${file}`, fix: `remove them from hooksConfig.disabled in ${file}` });
+        }
+        if (!s.wired) files.push(user);
+      },
+      failed: { what: 'Gemini CLI check failed', fix: 'run omni doctor again; report it if it persists' },
+      settle(s) {
+        const enabled = s.wired && !s.problems.some((p) => p.status === 'fail');
+        const asError = opts.env.OMNI_REPLACE_AS_ERROR === '1';
+        const post = asError
+          ? "successful output is distilled in AfterTool, shown to the model as the tool's error text (OMNI_REPLACE_AS_ERROR=1)"
+          : "successful output is left alone: the CLI would show omni's text as an error (opt in with OMNI_REPLACE_AS_ERROR=1)";
+        return {
+          tier: enabled && (rewrites || asError) ? 'full' : 'memory',
+          note: !enabled
+            ? 'session memory and omni_retrieve only, until the hooks are registered and enabled'
+            : rewrites
+              ? `plain noisy commands are rewritten into omni exec (distilled, failures verbatim) under --yolo with no policy rules (omni init --rewrite); other ${post}`
+              : `commands run as approved, in the CLI's shell (no rewrite: omni init --gemini --rewrite opts in); ${post}; session memory at start`,
+        };
+      },
+    });
   },
 };

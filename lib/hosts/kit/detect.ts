@@ -94,3 +94,8 @@ export function cliProblems(cli: { name: string; command: string; bin: string | 
   }
   return [];
 }
+
+/** An installer's `detect` answer for a program found (or not) and how its version is read. */
+export function detectedAt(bin: string | null, version: (bin: string) => string | null | undefined): { detected: boolean; version?: string; where?: string } {
+  return bin ? { detected: true, version: version(bin) ?? undefined, where: bin } : { detected: false };
+}
