@@ -45,8 +45,13 @@ export function withOmniHooks(settings: Obj, bin: string, nodePath?: string, opt
   return withSpecs(settings, omniHookSpecs(opts), bin, nodePath);
 }
 
+/** Claude Code's own folder: `$CLAUDE_CONFIG_DIR`, default `~/.claude`. */
+export function claudeDir(env: NodeJS.ProcessEnv): string {
+  return env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
+}
+
 export function userSettingsPath(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude'), 'settings.json');
+  return join(claudeDir(env), 'settings.json');
 }
 
 export function projectSettingsPath(projectDir: string): string {
