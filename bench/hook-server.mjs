@@ -43,7 +43,7 @@ function args(i) {
   return a;
 }
 
-// The server's environment as omni init registers it (lib/hosts/claude-mcp-transport.ts), unless OMNI_BENCH_ARENAS=default.
+// The server's environment as omni init registers it (lib/hosts/claude/mcp-transport.ts), unless OMNI_BENCH_ARENAS=default.
 const env = { ...process.env, OMNI_HOME: home, ...(process.env.OMNI_BENCH_ARENAS === 'default' ? {} : { MALLOC_ARENA_MAX: '1', OMNI_SET_MALLOC_ARENA_MAX: '1' }) };
 delete env.NODE_OPTIONS;
 if (process.env.OMNI_BENCH_NODE_OPTIONS) env.NODE_OPTIONS = process.env.OMNI_BENCH_NODE_OPTIONS;

@@ -1,5 +1,5 @@
 // `node bench/split2.mjs`: should the Codex door read its rollout (the JSONL session log where
-// Codex records a command's exit code, lib/hosts/codex.ts) as a split2 line stream? That read
+// Codex records a command's exit code, lib/hosts/codex/adapter.ts) as a split2 line stream? That read
 // is on the hook path: every Codex PostToolUse waits for it. Today it reads the file's last
 // 256 KB (widening to 4 and 32 MB only when the record is not there) and scans lines from the
 // end. A split2 stream reads the whole file forward. Both are timed on synthetic rollouts of
@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 const out = join(process.cwd(), 'bench', 'out');
 mkdirSync(out, { recursive: true });
 await build({
-  entryPoints: ['lib/hosts/codex.ts'], outfile: join(out, 'split2-codex.mjs'), bundle: true, platform: 'node', format: 'esm',
+  entryPoints: ['lib/hosts/codex/adapter.ts'], outfile: join(out, 'split2-codex.mjs'), bundle: true, platform: 'node', format: 'esm',
   target: 'node20', external: ['better-sqlite3'], logLevel: 'error',
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
 });

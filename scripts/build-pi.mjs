@@ -2,7 +2,7 @@
 // `pi -e <path>` or from settings.json `extensions` (docs/pi-findings.md). One file parses
 // faster than jiti transpiling the TypeScript tree at every Pi start, and needs no TS.
 // better-sqlite3 stays external (a native addon, resolved from omni's node_modules). omni uses
-// only Pi's types (vendored in lib/hosts/pi-api.ts); should a value import of Pi's package ever
+// only Pi's types (vendored in lib/hosts/pi/api.ts); should a value import of Pi's package ever
 // appear, it stays external too: Pi hands its own packages to the extensions it loads.
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';

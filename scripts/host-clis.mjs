@@ -1,7 +1,7 @@
 // The real host CLIs the real-host tests run (Claude Code, Codex, Gemini CLI, Pi): pinned
 // exactly in test/host-clis/package.json and its own package-lock.json, and installed there,
 // apart from omni's install. They are ~925 MB that only those tests use; omni itself needs none
-// of them (it uses Pi's types only, vendored in lib/hosts/pi-api.ts).
+// of them (it uses Pi's types only, vendored in lib/hosts/pi/api.ts).
 //
 // `node scripts/host-clis.mjs` installs them when they are missing or stale and says where they
 // are; `npm test` and .ci/run run it before the tests, and the harnesses call hostBin(), so a

@@ -17,7 +17,9 @@ const EDGES = [
   'lib/cli/discover.ts',
   'lib/mcp/hook-tool.ts',
   'lib/hosts/model-view.ts',
-  'lib/hosts/claude-view.ts',
+  'lib/hosts/claude/view.ts',
+  ...['claude', 'codex', 'gemini'].map((h) => `lib/hosts/${h}/log.ts`),
+  'lib/hosts/session-log.ts',
 ];
 
 /** Every function in `source` longer than `max` lines: `name (n lines)`. */

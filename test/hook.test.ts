@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runHook } from '../lib/doors/hook.js';
 import { decideRewrite } from '../lib/doors/prehook-policy.js';
-import { claude } from '../lib/hosts/claude.js';
+import { claude } from '../lib/hosts/claude/adapter.js';
 import type { PreToolInput } from '../lib/hosts/adapter.js';
 
 /** The pre-hook decision exactly as the door makes it for a Claude Code payload. */
@@ -13,7 +13,7 @@ function decidePreHook(p: Record<string, unknown>, e: NodeJS.ProcessEnv) {
   if (!input || input.kind !== 'pre-tool') throw new Error('not a Bash PreToolUse payload');
   return decideRewrite(claude, p, input as PreToolInput, e);
 }
-import { PostToolUseBashReply, PostToolUseReadReply, PreToolUseReply } from '../lib/hosts/claude-schemas.js';
+import { PostToolUseBashReply, PostToolUseReadReply, PreToolUseReply } from '../lib/hosts/claude/schemas.js';
 import { CLAUDE_SAMPLES as SAMPLES } from './helpers/samples.js';
 
 
@@ -241,7 +241,7 @@ t.test('the pre-hook rewrites only plain words: every respelling, expansion and 
 });
 
 t.test('the pre-hook refuses `omni retrieve … --reveal`, however it is spelled, and only that', async (t) => {
-  const { PreToolUseDenyReply } = await import('../lib/hosts/claude-schemas.js');
+  const { PreToolUseDenyReply } = await import('../lib/hosts/claude/schemas.js');
   const asks = [
     'omni retrieve 0123456789abcdef --reveal', 'omni retrieve --reveal 0123456789abcdef', 'omni retrieve 0123456789abcdef --reveal=all',
     '"omni" retrieve 0123456789abcdef "--reveal"', "omni retrieve 0123456789abcdef --rev''eal", 'omni retrieve 0123456789abcdef \\--reveal',
@@ -335,7 +335,7 @@ function mutate(p: Record<string, unknown>, r: () => number, weird: unknown[]): 
 
 t.test('fuzzed payloads never crash the hook: every answer is nothing or one valid reply for its event', async (t) => {
   const { readdirSync } = await import('node:fs');
-  const { PostToolUseBashReply: BashR, PostToolUseReadReply: ReadR, PostToolUseMcpReply: McpR, PreToolUseReply: PreR, AdditionalContextReply: CtxR } = await import('../lib/hosts/claude-schemas.js');
+  const { PostToolUseBashReply: BashR, PostToolUseReadReply: ReadR, PostToolUseMcpReply: McpR, PreToolUseReply: PreR, AdditionalContextReply: CtxR } = await import('../lib/hosts/claude/schemas.js');
   const names = readdirSync(SAMPLES).filter((n) => n.endsWith('.json') && !n.includes('.reply.') && !n.includes('.transcript.') && !n.includes('persisted') && !n.includes('token-capped'));
   const r = seeded(7);
   const weird = [null, 0, -1, '', 'x', true, [], {}, { a: [1] }, 'Bash', 'PostToolUse', '\u0000'];

@@ -3,8 +3,10 @@
  * distillers are written against the kit and the pipeline runs them through the registry; the
  * CLI and MCP sit side by side on lib/service/ and never import each other; a door lives in
  * doors/, not hosts/; and no two folders, and no two files, reach each other by any path.
+ * Issue 19: one folder per host under hosts/, none reaching into another's, over the shared kit.
  */
 import t from 'tap';
+import { sep } from 'node:path';
 import { cycles, fileGraph, folderArrows, folderGraph, folderOf } from './helpers/import-graph.js';
 
 const files = fileGraph();
@@ -47,7 +49,7 @@ t.test('no door module is imported by hosts/, pipeline/ or anything else below t
 });
 
 t.test('the check sees a door imported from below: a planted arrow from pipeline/ and from hosts/ is found', async (t) => {
-  for (const [from, door] of [['pipeline/create.ts', 'doors/post-tool.ts'], ['hosts/claude.ts', 'doors/hook.ts']]) {
+  for (const [from, door] of [['pipeline/create.ts', 'doors/post-tool.ts'], ['hosts/claude/adapter.ts', 'doors/hook.ts']]) {
     const planted = new Map(files);
     planted.set(from, [...(files.get(from) ?? []), door]);
     const pg = folderGraph(planted);
@@ -74,6 +76,57 @@ t.test('base/ is the floor under every folder: general utilities that import no 
   t.ok(folders.has('base'), 'lib/base exists');
   for (const above of folders) if (above !== 'base') t.same(arrows('base', above), [], `base -> ${above}`);
   t.ok(arrows('store', 'base').length > 0, 'store/ imports base/');
+});
+
+/** The host a file of lib/ belongs to (`hosts/<host>/…`), or null. kit/ is no host. */
+const hostOf = (rel: string): string | null => {
+  const parts = rel.split(sep);
+  return parts[0] === 'hosts' && parts.length > 2 && parts[1] !== 'kit' ? parts[1] : null;
+};
+/** The hosts/ files that list the hosts (adapters, installers, log readers): the only neutral files that name one. */
+const HOST_LISTS = ['hosts/registry.ts', 'hosts/installers.ts', 'hosts/logs.ts'].map((f) => f.split('/').join(sep));
+
+/** Arrows that break the host folders' rules: host -> another host, kit or a neutral file -> a host, cli/ -> a host. */
+function hostArrows(graph: Map<string, string[]>): string[] {
+  const out: string[] = [];
+  for (const [from, deps] of graph) {
+    for (const to of deps) {
+      const a = hostOf(from);
+      const b = hostOf(to);
+      if (!b || a === b) continue;
+      if (a) out.push(`${from} -> ${to} (a host folder imports another host's)`);
+      else if (folderOf(from) === 'hosts' && !HOST_LISTS.includes(from)) out.push(`${from} -> ${to} (only the host lists name a host)`);
+      else if (folderOf(from) === 'cli') out.push(`${from} -> ${to} (cli/ reaches hosts through their lists)`);
+    }
+  }
+  return out;
+}
+
+t.test('one folder per host: each holds its adapter and its install, and ships a log reader where discover reads it', async (t) => {
+  const hosts = [...new Set([...files.keys()].map(hostOf).filter((h): h is string => h !== null))].sort();
+  t.same(hosts, ['claude', 'codex', 'cursor', 'gemini', 'pi']);
+  for (const h of hosts) {
+    t.ok(files.has(['hosts', h, 'adapter.ts'].join(sep)), `${h}/adapter.ts`);
+    t.ok(files.has(['hosts', h, 'install.ts'].join(sep)), `${h}/install.ts`);
+  }
+  for (const h of ['claude', 'codex', 'gemini']) t.ok((files.get('hosts/logs.ts'.split('/').join(sep)) ?? []).includes(['hosts', h, 'log.ts'].join(sep)), `hosts/logs.ts lists ${h}/log.ts`);
+});
+
+t.test('no host folder imports another host\'s; the kit and the neutral files import none; cli/ reaches a host only through the lists', async (t) => {
+  t.same(hostArrows(files), []);
+});
+
+t.test('the host check sees a planted arrow of each kind', async (t) => {
+  const planted = (from: string, to: string) => {
+    const g2 = new Map(files);
+    g2.set(from, [...(files.get(from) ?? []), to]);
+    return hostArrows(g2);
+  };
+  const j = (f: string) => f.split('/').join(sep);
+  t.match(planted(j('hosts/codex/adapter.ts'), j('hosts/claude/adapter.ts')), [/another host's/]);
+  t.match(planted(j('hosts/kit/status.ts'), j('hosts/gemini/install.ts')), [/only the host lists/]);
+  t.match(planted(j('cli/doctor.ts'), j('hosts/claude/install.ts')), [/through their lists/]);
+  t.same(planted(j('hosts/codex/log.ts'), j('hosts/kit/config-file.ts')), [], 'a host may import the kit');
 });
 
 t.test('no file-level import circle in lib/', async (t) => {

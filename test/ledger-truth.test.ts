@@ -19,9 +19,9 @@ import { openStore } from '../lib/store/open.js';
 import { getBlob } from '../lib/store/archive.js';
 import { CLAUDE_SAMPLES } from './helpers/samples.js';
 import { headView, HOST_MIN_HEAD_CHARS } from '../lib/hosts/model-view.js';
-import { claudePreview } from '../lib/hosts/claude-view.js';
-import { codexSilent } from '../lib/hosts/codex.js';
-import { piSilentCut } from '../lib/hosts/pi.js';
+import { claudePreview } from '../lib/hosts/claude/view.js';
+import { codexSilent } from '../lib/hosts/codex/adapter.js';
+import { piSilentCut } from '../lib/hosts/pi/adapter.js';
 import { omni } from './helpers/omni.js';
 
 const sample = (name: string) => JSON.parse(readFileSync(join(CLAUDE_SAMPLES, name), 'utf8'));
@@ -278,9 +278,9 @@ t.test('exec under a reader scope (a pre-hook rewrite): only what every host sho
 t.test('each host adapter says what of a shell result reached the model', async (t) => {
   // The payload a Bash reply is built from (Claude Code's tool notices in stderr: none here).
   const shellView = (host: HostAdapter, inp: PostShellInput, full: string, reply: string, sent: string) => host.viewOf({ tool_response: { stdout: inp.output, stderr: '' } }, inp, { reply, sent, full });
-  const { gemini } = await import('../lib/hosts/gemini.js');
-  const { codex } = await import('../lib/hosts/codex.js');
-  const { claude } = await import('../lib/hosts/claude.js');
+  const { gemini } = await import('../lib/hosts/gemini/adapter.js');
+  const { codex } = await import('../lib/hosts/codex/adapter.js');
+  const { claude } = await import('../lib/hosts/claude/adapter.js');
   const input = (output: string, outputFile?: string) => ({ kind: 'post-tool' as const, tool: 'shell' as const, host: 'claude' as const, event: 'PostToolUse', sessionId: 's', agentId: 'main', command: 'x', output, outputFile, failed: false });
   const big = seq(1, 100000);
   t.same(shellView(claude, input(big.slice(0, 30000), '/f'), big, '', big), { kind: 'lines', text: seq(1, 527) }, 'Claude, persisted, silent: the preview');

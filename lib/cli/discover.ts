@@ -3,13 +3,8 @@
  * hosts kept in their own session logs through the one pipeline, and says what omni would have
  * delivered, per command family, and which commands no distiller owns (what to write a rule for).
  *
- * - Sources: Claude Code's `$CLAUDE_CONFIG_DIR` (default `~/.claude`) `projects/<slug>/**.jsonl`,
- *   each Bash/Read `tool_use` paired with its `tool_result` by id (the record's `toolUseResult`
- *   is the tool_response a PostToolUse hook gets); Codex's `$CODEX_HOME` (default `~/.codex`)
- *   `sessions/**\/rollout-*.jsonl`, whose `item_completed` CommandExecution records carry the
- *   command, its output and its exit code; Gemini CLI's `$GEMINI_CLI_HOME` (default `~`)
- *   `.gemini/tmp/<project>/chats/session-*.jsonl`, whose messages carry each tool call with its
- *   result.
+ * - Sources: every host's own session logs, each read by the `HostLog` its folder exports
+ *   (lib/hosts/logs.ts lists them: Claude Code's projects/, Codex's rollouts, Gemini CLI's chats).
  * - The replay is the hook door's own: the host adapter reads a PostToolUse payload rebuilt from
  *   the record, and the post-tool decision the hook calls (`handlePostTool`,
  *   lib/doors/post-tool.ts) takes it with the throwaway store: pipeline, archive, ledger, re-reads,
@@ -20,10 +15,9 @@
  *   OMNI_HOME points there for the run, so diagnostics go there too); the host's files are only
  *   read. Files are streamed line by line (split2), so memory is bounded by the longest line.
  */
-import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { constants as osConstants, homedir, tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { closeSync, createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { constants as osConstants, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import split2 from 'split2';
 import through2 from 'through2';
 import type { Io } from './io.js';
@@ -33,41 +27,17 @@ import { commandHead } from '../doors/run-record.js';
 import { handlePostTool } from '../doors/post-tool.js';
 import { LazyStore } from '../doors/store-access.js';
 import { LockBudget, openStore, type Store } from '../store/open.js';
-import { claude } from '../hosts/claude.js';
-import { codex } from '../hosts/codex.js';
-import { gemini } from '../hosts/gemini.js';
-import { isObject, type HostAdapter, type JsonObject, type PostReadInput, type PostShellInput } from '../hosts/adapter.js';
-import { openRegularFile, readRegularFile, RefusedFile } from '../hosts/read-text.js';
+import { isObject, type HostId } from '../hosts/adapter.js';
+import { HOST_LOGS } from '../hosts/logs.js';
+import { openRegularFile, readRegularFile } from '../hosts/read-text.js';
+import type { Call, HostLog, LogReader } from '../hosts/session-log.js';
 
 export const DEFAULT_SINCE = '7d';
 /** A longer line (one record) is skipped: it bounds the memory a replay needs. */
 export const MAX_LINE_BYTES = 64 << 20;
-/** Tool calls whose result has not come yet, kept for pairing; the oldest go first past this. */
-const MAX_PENDING_CALLS = 100_000;
-/** Results already replayed (a resumed session's file repeats its history), for deduplication. */
-const MAX_SEEN_RESULTS = 2_000_000;
 /** How many unowned commands the report lists. */
 export const TOP_UNOWNED = 10;
 const PROGRESS_MS = 250;
-
-export type HostName = 'claude' | 'codex' | 'gemini';
-
-/** One tool result as the host kept it, ready to replay. */
-export interface Call {
-  host: HostName;
-  tool: 'shell' | 'read';
-  command: string;
-  /** The host said it failed: delivered verbatim, never distilled. */
-  failed: boolean;
-  /** The text left as it was (a failure, or a result the hook would not touch); null when replayed. */
-  failureText: string | null;
-  /** The hook payload rebuilt from the record (the reply writers read it). */
-  payload: JsonObject;
-  /** The hook door's reading of the payload, when the result is to be replayed. */
-  input: PostShellInput | PostReadInput | null;
-  /** Where the host's log lies (Claude Code keeps persisted outputs beside it). */
-  file: string;
-}
 
 export interface Row {
   calls: number;
@@ -84,7 +54,8 @@ export interface DiscoverReport {
   since: string;
   period: string;
   project: string | null;
-  hosts: Record<HostName, { dir: string; files: number; bytes: number }>;
+  /** Per host, in lib/hosts/logs.ts's order: where its logs lie, how many and how large. */
+  hosts: Record<string, { dir: string; files: number; bytes: number }>;
   lines: number;
   malformed: number;
   /** Results with no tool call in the same log (their command is unknown; not replayed). */
@@ -111,294 +82,30 @@ function add(r: Row, o: { failed: boolean; applied: boolean; bytesIn: number; by
 }
 
 // ---------------------------------------------------------------------------------------------
-// Where the hosts keep their logs.
-
-export function claudeDir(env: NodeJS.ProcessEnv): string {
-  return env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
-}
-
-export function codexDir(env: NodeJS.ProcessEnv): string {
-  return env.CODEX_HOME || join(env.HOME || homedir(), '.codex');
-}
-
-export function geminiDir(env: NodeJS.ProcessEnv): string {
-  return join(env.GEMINI_CLI_HOME || env.HOME || homedir(), '.gemini');
-}
-
-/** Gemini CLI names a project by the SHA-256 of its path. */
-export function geminiProjectHash(dir: string): string {
-  return createHash('sha256').update(resolve(dir)).digest('hex');
-}
-
-/** Claude Code's folder name for a project: every non-alphanumeric character becomes '-'. */
-export function claudeSlug(dir: string): string {
-  return resolve(dir).replace(/[^A-Za-z0-9]/g, '-');
-}
+// The logs: each host's own files, through its HostLog.
 
 interface LogFile {
-  host: HostName;
+  log: HostLog;
   path: string;
   size: number;
   mtimeMs: number;
 }
 
-function walk(dir: string, keep: (name: string) => boolean, skipDir: (name: string) => boolean, out: string[]): void {
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const e of entries) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) {
-      if (!skipDir(e.name)) walk(p, keep, skipDir, out);
-    } else if (e.isFile() && keep(e.name)) out.push(p);
-  }
-}
-
 export function findLogs(env: NodeJS.ProcessEnv, opts: { from: number; project: string | null }): LogFile[] {
   const files: LogFile[] = [];
-  const stat = (host: HostName, path: string) => {
-    try {
-      const s = statSync(path);
-      // A log last written before the window holds nothing inside it.
-      if (s.mtimeMs >= opts.from) files.push({ host, path, size: s.size, mtimeMs: s.mtimeMs });
-    } catch {
-      /* gone meanwhile */
+  for (const log of HOST_LOGS) {
+    for (const path of log.files(env, opts.project)) {
+      try {
+        const s = statSync(path);
+        // A log last written before the window holds nothing inside it.
+        if (s.mtimeMs >= opts.from) files.push({ log, path, size: s.size, mtimeMs: s.mtimeMs });
+      } catch {
+        /* gone meanwhile */
+      }
     }
-  };
-  const projects = join(claudeDir(env), 'projects');
-  const slug = opts.project ? claudeSlug(opts.project) : null;
-  let slugs: string[] = [];
-  try {
-    slugs = readdirSync(projects).filter((s) => !slug || s === slug);
-  } catch {
-    /* no Claude Code history */
   }
-  for (const s of slugs) {
-    const found: string[] = [];
-    walk(join(projects, s), (n) => n.endsWith('.jsonl'), (n) => n === 'tool-results', found);
-    for (const p of found) stat('claude', p);
-  }
-  const rollouts: string[] = [];
-  walk(join(codexDir(env), 'sessions'), (n) => n.startsWith('rollout-') && n.endsWith('.jsonl'), () => false, rollouts);
-  for (const p of rollouts) stat('codex', p);
-  const chats: string[] = [];
-  walk(join(geminiDir(env), 'tmp'), (n) => n.startsWith('session-') && n.endsWith('.jsonl'), () => false, chats);
-  for (const p of chats.filter((c) => basename(dirname(c)) === 'chats')) stat('gemini', p);
   // Oldest first: the ledger then sees the sessions in the order they happened.
   return files.sort((a, b) => a.mtimeMs - b.mtimeMs || (a.path < b.path ? -1 : 1));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Reading records into calls. Each reader is fed one parsed record at a time.
-
-function timeOf(rec: JsonObject): number | null {
-  const t = typeof rec.timestamp === 'string' ? Date.parse(rec.timestamp) : NaN;
-  return Number.isNaN(t) ? null : t;
-}
-
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((b) => (isObject(b) && b.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('\n');
-  return '';
-}
-
-interface Reader {
-  /** Calls found in this record. */
-  feed(rec: JsonObject): Call[];
-  /** Calls still held when the file ends. */
-  end?(): Call[];
-  unpaired: number;
-}
-
-/** Claude Code: `assistant` records hold tool_use blocks, `user` records the tool_result. */
-function claudeReader(file: string, opts: { from: number }, seen: Set<string>): Reader {
-  const pending = new Map<string, { name: string; input: JsonObject }>();
-  const r: Reader = {
-    unpaired: 0,
-    feed(rec) {
-      const content = isObject(rec.message) ? rec.message.content : undefined;
-      if (!Array.isArray(content)) return [];
-      if (rec.type === 'assistant') {
-        for (const b of content) {
-          if (!isObject(b) || b.type !== 'tool_use' || typeof b.id !== 'string' || !isObject(b.input)) continue;
-          if (b.name !== 'Bash' && b.name !== 'Read') continue;
-          pending.set(b.id, { name: b.name, input: b.input });
-          if (pending.size > MAX_PENDING_CALLS) pending.delete(pending.keys().next().value as string);
-        }
-        return [];
-      }
-      if (rec.type !== 'user') return [];
-      const calls: Call[] = [];
-      for (const b of content) {
-        if (!isObject(b) || b.type !== 'tool_result' || typeof b.tool_use_id !== 'string') continue;
-        const use = pending.get(b.tool_use_id);
-        if (!use) {
-          r.unpaired++;
-          continue;
-        }
-        pending.delete(b.tool_use_id);
-        const at = timeOf(rec);
-        if (at !== null && at < opts.from) continue;
-        if (seen.has(b.tool_use_id)) continue;
-        if (seen.size < MAX_SEEN_RESULTS) seen.add(b.tool_use_id);
-        const command = use.name === 'Bash' ? (typeof use.input.command === 'string' ? use.input.command : '') : `Read ${String(use.input.file_path ?? '')}`;
-        const tool = use.name === 'Bash' ? 'shell' : 'read';
-        if (b.is_error === true) {
-          calls.push({ host: 'claude', tool, command, failed: true, failureText: textOf(b.content), payload: {}, input: null, file });
-          continue;
-        }
-        // The PostToolUse payload the hook would have got for this call.
-        const payload: JsonObject = {
-          hook_event_name: 'PostToolUse',
-          session_id: typeof rec.sessionId === 'string' ? rec.sessionId : basename(file, '.jsonl'),
-          transcript_path: file,
-          cwd: typeof rec.cwd === 'string' ? rec.cwd : '',
-          tool_name: use.name,
-          tool_input: use.input,
-          tool_response: rec.toolUseResult as JsonObject,
-          tool_use_id: b.tool_use_id,
-          ...(typeof rec.agentId === 'string' && rec.isSidechain === true ? { agent_id: rec.agentId } : {}),
-        };
-        const input = claude.read(payload);
-        const ok = input && input.kind === 'post-tool' && input.tool !== 'mcp' ? input : null;
-        calls.push({ host: 'claude', tool, command, failed: false, failureText: ok ? null : textOf(b.content), payload, input: ok, file });
-      }
-      return calls;
-    },
-  };
-  return r;
-}
-
-function codexCommand(cmd: unknown): string {
-  if (typeof cmd === 'string') return cmd;
-  if (!Array.isArray(cmd) || !cmd.every((w) => typeof w === 'string')) return '';
-  // `["/bin/bash", "-lc", "<line>"]`: the line is what the model asked for.
-  if (cmd.length === 3 && /(^|\/)(ba|z|da)?sh$/.test(cmd[0]) && /^-l?c$/.test(cmd[1])) return cmd[2];
-  return cmd.join(' ');
-}
-
-/**
- * The text Codex hands a PostToolUse hook as `tool_response`: the model's function_call_output
- * without Codex's frame (chunk id, wall time, exit line, token count, `Output:`).
- */
-export function codexBody(output: string): string {
-  const at = output.indexOf('\nOutput:\n');
-  return at >= 0 && output.startsWith('Chunk ID:') ? output.slice(at + '\nOutput:\n'.length) : output;
-}
-
-/**
- * Codex: an `item_completed` CommandExecution record (command, exit code, cwd) comes first, then
- * the `function_call_output` the model was sent, with the same call id. The replay distils the
- * latter's body, as the hook does with `tool_response`; the record's `aggregated_output` (up to
- * 64 KiB, more than the model saw) stands in only when the output never came.
- */
-function codexReader(file: string, opts: { from: number; project: string | null }, seen: Set<string>): Reader {
-  let sessionId = basename(file, '.jsonl');
-  let cwd = '';
-  const pending = new Map<string, { command: string; exit: number | null; cwd: string; fallback: string }>();
-  const callOf = (id: string, item: { command: string; exit: number | null; cwd: string }, output: string): Call[] => {
-    const key = `codex:${sessionId}:${id}`;
-    if (seen.has(key)) return [];
-    if (seen.size < MAX_SEEN_RESULTS) seen.add(key);
-    if (opts.project && resolve(item.cwd || '/') !== resolve(opts.project)) return [];
-    // A failure, or an exit the log does not say: the hook leaves it untouched.
-    if (item.exit !== 0) return [{ host: 'codex', tool: 'shell', command: item.command, failed: item.exit !== null, failureText: output, payload: {}, input: null, file }];
-    const input: PostShellInput = { host: 'codex', event: 'PostToolUse', sessionId, agentId: 'main', cwd: item.cwd || undefined, kind: 'post-tool', tool: 'shell', command: item.command, output, failed: false, exitCode: 0 };
-    return [{ host: 'codex', tool: 'shell', command: item.command, failed: false, failureText: null, payload: { hook_event_name: 'PostToolUse', tool_response: output }, input, file }];
-  };
-  const r: Reader & { end(): Call[] } = {
-    unpaired: 0,
-    feed(rec) {
-      const p = rec.payload;
-      if (!isObject(p)) return [];
-      if (rec.type === 'session_meta' && typeof p.id === 'string') sessionId = p.id;
-      if (rec.type === 'turn_context' && typeof p.cwd === 'string') cwd = p.cwd;
-      const at = timeOf(rec);
-      if (rec.type === 'event_msg' && p.type === 'item_completed' && isObject(p.item) && p.item.type === 'CommandExecution') {
-        const item = p.item;
-        if (typeof item.id !== 'string' || (at !== null && at < opts.from)) return [];
-        pending.set(item.id, {
-          command: codexCommand(item.command),
-          exit: typeof item.exit_code === 'number' ? item.exit_code : null,
-          cwd: typeof item.cwd === 'string' ? item.cwd.replace(/^file:\/\//, '') : cwd,
-          fallback: typeof item.aggregated_output === 'string' ? item.aggregated_output : '',
-        });
-        if (pending.size > MAX_PENDING_CALLS) pending.delete(pending.keys().next().value as string);
-        return [];
-      }
-      if (rec.type === 'response_item' && p.type === 'function_call_output' && typeof p.call_id === 'string') {
-        const item = pending.get(p.call_id);
-        if (!item) return [];
-        pending.delete(p.call_id);
-        const out = typeof p.output === 'string' ? p.output : isObject(p.output) && typeof p.output.content === 'string' ? p.output.content : null;
-        return out === null ? [] : callOf(p.call_id, item, codexBody(out));
-      }
-      return [];
-    },
-    end() {
-      const calls = [...pending].flatMap(([id, item]) => callOf(id, item, item.fallback));
-      pending.clear();
-      return calls;
-    },
-  };
-  return r;
-}
-
-/**
- * Gemini CLI: a chat log's first record names the session and the project (by hash); a
- * `gemini` message record carries its tool calls, each with its args and its result (the
- * record is written again as it grows, so a call is taken once, when it has its result).
- */
-function geminiReader(file: string, opts: { from: number; project: string | null }, seen: Set<string>): Reader {
-  let sessionId = basename(file, '.jsonl');
-  let projectHash: string | null = null;
-  const wanted = opts.project ? geminiProjectHash(opts.project) : null;
-  return {
-    unpaired: 0,
-    feed(rec) {
-      if (typeof rec.sessionId === 'string' && typeof rec.projectHash === 'string') {
-        sessionId = rec.sessionId;
-        projectHash = rec.projectHash;
-        return [];
-      }
-      if (!Array.isArray(rec.toolCalls)) return [];
-      if (wanted && projectHash !== wanted) return [];
-      const calls: Call[] = [];
-      for (const tc of rec.toolCalls) {
-        if (!isObject(tc) || tc.name !== 'run_shell_command' || typeof tc.id !== 'string' || !isObject(tc.args) || !Array.isArray(tc.result)) continue;
-        const fr = tc.result.map((r) => (isObject(r) && isObject(r.functionResponse) ? r.functionResponse : null)).find((r) => r !== null);
-        const response = fr && isObject(fr.response) ? fr.response : null;
-        if (!response) continue;
-        const key = `gemini:${sessionId}:${tc.id}`;
-        if (seen.has(key)) continue;
-        const at = timeOf(tc) ?? timeOf(rec);
-        if (at !== null && at < opts.from) continue;
-        if (seen.size < MAX_SEEN_RESULTS) seen.add(key);
-        const llmContent = typeof response.output === 'string' ? response.output : '';
-        const error = tc.status === 'error' || (response.error !== undefined && response.error !== null);
-        // The AfterTool payload the hook would have got for this call.
-        const payload: JsonObject = {
-          hook_event_name: 'AfterTool',
-          session_id: sessionId,
-          transcript_path: file,
-          timestamp: typeof tc.timestamp === 'string' ? tc.timestamp : new Date(at ?? 0).toISOString(),
-          tool_name: 'run_shell_command',
-          tool_input: tc.args,
-          tool_response: { llmContent, returnDisplay: typeof tc.resultDisplay === 'string' ? tc.resultDisplay : '', ...(error ? { error: response.error ?? 'error' } : {}) },
-        };
-        const input = gemini.read(payload);
-        const shell = input && input.kind === 'post-tool' && input.tool === 'shell' ? input : null;
-        const command = typeof tc.args.command === 'string' ? tc.args.command : '';
-        // A failure, or a status the framing does not say: the hook leaves it untouched.
-        if (!shell || shell.failed !== false) calls.push({ host: 'gemini', tool: 'shell', command, failed: shell?.failed === true, failureText: shell ? shell.output : llmContent, payload, input: null, file });
-        else calls.push({ host: 'gemini', tool: 'shell', command, failed: false, failureText: null, payload, input: shell, file });
-      }
-      return calls;
-    },
-  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -413,29 +120,9 @@ interface Outcome {
 
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 
-/**
- * Claude Code keeps a persisted output beside the log: `<session>/tool-results/<name>`. Both
- * places come from the log's record, so either is read only as a regular file under the cap,
- * as the hook reads it. Throws when neither can be read (the hook then replies nothing and the
- * host's own preview stands).
- */
-function persistedText(call: Call, path: string): string {
-  const near = join(dirname(call.file), basename(call.file, '.jsonl'), 'tool-results', basename(path));
-  for (const p of [near, path]) {
-    try {
-      return readRegularFile(p);
-    } catch (err) {
-      // Refused (a FIFO, a device, too large): the hook would not read it either.
-      if (err instanceof RefusedFile) throw err;
-      /* missing: try the next place */
-    }
-  }
-  throw new Error(`no persisted output at ${path}`);
-}
-
-const HOSTS: Record<HostName, HostAdapter> = { claude, codex, gemini };
-
 /** What the hook would have done with one result: the same decision, over the throwaway store. */
+const LOG_OF = new Map<HostId, HostLog>(HOST_LOGS.map((l) => [l.id, l]));
+
 export async function replay(call: Call, store: LazyStore, env: NodeJS.ProcessEnv): Promise<Outcome> {
   const input = call.input;
   if (call.failed || !input) {
@@ -443,7 +130,9 @@ export async function replay(call: Call, store: LazyStore, env: NodeJS.ProcessEn
     return { failed: call.failed, applied: false, bytesIn: n, bytesDelivered: n };
   }
   // No session memory: nothing of the replay is kept.
-  const r = await handlePostTool(HOSTS[call.host], input, call.payload, { store, env, log: () => {}, readOutputFile: (path) => persistedText(call, path), sessionMemory: false });
+  const log = LOG_OF.get(call.host)!;
+  const readOutputFile = (path: string) => (log.outputFile ? log.outputFile(call, path) : readRegularFile(path));
+  const r = await handlePostTool(log.adapter, input, call.payload, { store, env, log: () => {}, readOutputFile, sessionMemory: false });
   return { failed: false, applied: r.reply !== '', bytesIn: bytes(r.text), bytesDelivered: bytes(r.delivered) };
 }
 
@@ -509,23 +198,16 @@ export async function discover(opts: DiscoverOptions): Promise<DiscoverReport> {
   if (ms === null) throw new Error(`--since takes a duration like 30m, 24h, 7d, 2w or 'all' (got '${opts.since}')`);
   const from = ms === Infinity ? 0 : Date.now() - ms;
   const files = findLogs(opts.env, { from, project: opts.project });
-  const hosts: DiscoverReport['hosts'] = {
-    claude: { dir: claudeDir(opts.env), files: 0, bytes: 0 },
-    codex: { dir: codexDir(opts.env), files: 0, bytes: 0 },
-    gemini: { dir: geminiDir(opts.env), files: 0, bytes: 0 },
-  };
+  const hosts: DiscoverReport['hosts'] = Object.fromEntries(HOST_LOGS.map((l) => [l.id, { dir: l.dir(opts.env), files: 0, bytes: 0 }]));
   for (const f of files) {
-    hosts[f.host].files++;
-    hosts[f.host].bytes += f.size;
+    hosts[f.log.id].files++;
+    hosts[f.log.id].bytes += f.size;
   }
   const run = new Replay(opts, files.reduce((n, f) => n + f.size, 0));
   try {
     const seen = new Set<string>();
     for (const f of files) {
-      const reader =
-        f.host === 'claude' ? claudeReader(f.path, { from }, seen)
-        : f.host === 'codex' ? codexReader(f.path, { from, project: opts.project }, seen)
-        : geminiReader(f.path, { from, project: opts.project }, seen);
+      const reader = f.log.reader(f.path, { from, project: opts.project }, seen);
       if (run.interrupted) break;
       await run.file(f, reader);
       if (run.interrupted) break;
@@ -616,7 +298,7 @@ class Replay {
   }
 
   /** One log, record by record: each call replayed and accounted. */
-  async file(f: LogFile, reader: Reader): Promise<void> {
+  async file(f: LogFile, reader: LogReader): Promise<void> {
     // Only a regular file, read up to the size it had when opened: a log still being written
     // (this very session's) cannot keep the replay going, nor can a FIFO put in its place.
     let opened: { fd: number; size: number };
@@ -750,7 +432,7 @@ export function unownedProducers(route: Route, command: string | undefined): Arr
 
 export function formatReport(rep: DiscoverReport): string {
   const t = rep.total;
-  const where = (['claude', 'codex', 'gemini'] as const).map((h) => `  ${h.padEnd(6)} ${rep.hosts[h].files} file${rep.hosts[h].files === 1 ? '' : 's'}, ${formatBytes(rep.hosts[h].bytes)} in ${rep.hosts[h].dir}`).join('\n');
+  const where = Object.entries(rep.hosts).map(([h, r]) => `  ${h.padEnd(6)} ${r.files} file${r.files === 1 ? '' : 's'}, ${formatBytes(r.bytes)} in ${r.dir}`).join('\n');
   let out =
     `omni discover since ${rep.period === 'all' ? 'the beginning' : rep.since} (${rep.period})${rep.project ? `, project ${rep.project}` : ''}\n` +
     `${where}\n` +

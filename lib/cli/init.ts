@@ -17,7 +17,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { HostInstaller, InstallOptions } from '../hosts/adapter.js';
 import { INSTALLERS } from '../hosts/installers.js';
-import { SettingsError } from '../hosts/hook-config.js';
+import { SettingsError } from '../hosts/kit/config-file.js';
 import { subcommandHelp } from './usage.js';
 
 interface IO {

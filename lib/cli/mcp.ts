@@ -33,7 +33,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       return 2;
     }
   }
-  // MALLOC_ARENA_MAX is for this process only (lib/hosts/claude-mcp-transport.ts: omniServerEntry).
+  // MALLOC_ARENA_MAX is for this process only (lib/hosts/claude/mcp-transport.ts: omniServerEntry).
   if (process.env.OMNI_SET_MALLOC_ARENA_MAX === '1') {
     delete process.env.MALLOC_ARENA_MAX;
     delete process.env.OMNI_SET_MALLOC_ARENA_MAX;

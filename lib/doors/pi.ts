@@ -16,18 +16,18 @@
  *   this session was shown.
  * - `session_shutdown`: the session row ends, the store closes.
  *
- * Pi's shapes are read in lib/hosts/pi.ts; session events go through ./session-events.ts, as
+ * Pi's shapes are read in lib/hosts/pi/adapter.ts; session events go through ./session-events.ts, as
  * the hook door's do.
  *
  * Every handler fails open: an exception leaves Pi's result as it was (Pi itself also catches
  * a throwing handler, but would report it as an extension error).
  */
-import type { ExtensionAPI, ExtensionContext, ToolResultEvent } from '../hosts/pi-api.js';
+import type { ExtensionAPI, ExtensionContext, ToolResultEvent } from '../hosts/pi/api.js';
 import type { LazyStore } from './store-access.js';
 import type { Store } from '../store/open.js';
 import { maskAllRequested, passthroughRequested } from '../command/passthrough.js';
 import { readRegularFileAsync } from '../hosts/read-text.js';
-import { bashPatch, piView, readBashSuccess, sourceOf, withSessionMemory, type ToolResultEventResult } from '../hosts/pi.js';
+import { bashPatch, piView, readBashSuccess, sourceOf, withSessionMemory, type ToolResultEventResult } from '../hosts/pi/adapter.js';
 
 // ---------------------------------------------------------------------------------------------
 // The session: one lazily opened store, the one pipeline, session memory.

@@ -3,9 +3,9 @@
  * Cursor…) speaks its own hook dialect; the hook door (lib/doors/hook.ts) speaks only the
  * neutral shape below and dispatches through the adapter table in ./registry.ts.
  *
- * Two halves per host, so a hook call never loads installer code:
- * - `lib/hosts/<host>.ts` exports a `HostAdapter` (hot path: no zod, no fs writes);
- * - `lib/hosts/<host>-install.ts` exports a `HostInstaller` (init/doctor only), listed in
+ * One folder per host, `lib/hosts/<host>/`, in halves, so a hook call never loads installer code:
+ * - `<host>/adapter.ts` exports a `HostAdapter` (hot path: no zod, no fs writes);
+ * - `<host>/install.ts` exports a `HostInstaller` (init/doctor only), listed in
  *   ./installers.ts.
  */
 

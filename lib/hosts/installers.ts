@@ -3,11 +3,11 @@
  * Adding a host: its installer module (./adapter.ts says what it exports) and one line here.
  */
 import type { HostInstaller } from './adapter.js';
-import { claudeInstaller } from './claude-install.js';
-import { cursorInstaller } from './cursor-install.js';
-import { codexInstaller } from './codex-install.js';
-import { geminiInstaller } from './gemini-install.js';
-import { piInstaller } from './pi-install.js';
+import { claudeInstaller } from './claude/install.js';
+import { cursorInstaller } from './cursor/install.js';
+import { codexInstaller } from './codex/install.js';
+import { geminiInstaller } from './gemini/install.js';
+import { piInstaller } from './pi/install.js';
 
 export const INSTALLERS: readonly HostInstaller[] = [
   claudeInstaller,

@@ -9,6 +9,14 @@
  * bare (and Cursor's install, whose whole point is `omni_run`) offers them.
  */
 
+/**
+ * The name omni's server is registered under in a host's `mcpServers` (Claude Code's
+ * ~/.claude.json, Cursor's mcp.json), and the internal tool Claude Code's `mcp_tool` hook
+ * handlers call on it (never offered to the model).
+ */
+export const OMNI_SERVER = 'omni';
+export const HOOK_TOOL = 'omni_hook';
+
 /** The flag (`omni init --claude --mcp-tools`, `omni mcp --hook-tool --mcp-tools`) that offers them. */
 export const MCP_TOOLS_FLAG = '--mcp-tools';
 

@@ -16,7 +16,7 @@
  *
  * The shape every host adapter's `viewOf` answers in (./adapter.ts), and the smallest promises
  * every host keeps. What each host really shows is its own adapter's to say (Claude Code's in
- * ./claude-view.ts, Codex's in ./codex.ts, Gemini's in ./gemini.ts, Pi's in ./pi.ts). Pure.
+ * ./claude/view.ts, Codex's in ./codex/adapter.ts, Gemini's in ./gemini/adapter.ts, Pi's in ./pi/adapter.ts). Pure.
  */
 
 export type ModelView = { kind: 'whole' } | { kind: 'lines'; text: string } | { kind: 'none' };

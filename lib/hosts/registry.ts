@@ -5,10 +5,10 @@
  * Adding a host: its module (./adapter.ts says what it exports) and one line here.
  */
 import type { HostAdapter, JsonObject } from './adapter.js';
-import { claude } from './claude.js';
-import { codex } from './codex.js';
-import { cursor } from './cursor.js';
-import { gemini } from './gemini.js';
+import { claude } from './claude/adapter.js';
+import { codex } from './codex/adapter.js';
+import { cursor } from './cursor/adapter.js';
+import { gemini } from './gemini/adapter.js';
 
 export const HOSTS: readonly HostAdapter[] = [
   gemini,

@@ -54,17 +54,13 @@ export function definedIn(files: string[], name: string): string | null {
   return null;
 }
 
-function filesIn(dir: string): string[] {
+/** The files in `dir`, none when it cannot be read. */
+export function filesIn(dir: string): string[] {
   try {
     return readdirSync(dir).map((n) => join(dir, n));
   } catch {
     return [];
   }
-}
-
-/** Claude Code's shell snapshots (each Bash command first runs one). */
-export function claudeSnapshotFiles(env: NodeJS.ProcessEnv): string[] {
-  return filesIn(join(env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude'), 'shell-snapshots'));
 }
 
 /** Start-up files a login or non-interactive bash (or zsh) may read, and `$BASH_ENV`/`$ENV`. */

@@ -1,5 +1,5 @@
 /**
- * The internal tool behind Claude Code's `mcp_tool` hook handlers (lib/hosts/claude-hook-tool.ts):
+ * The internal tool behind Claude Code's `mcp_tool` hook handlers (lib/hosts/claude/hook-tool.ts):
  * the payload put back together from the handler's arguments and handed, as it is, to
  * `answerHook`, the door `omni --post-hook` runs after it has parsed stdin. The tool's text is
  * exactly that door's reply; '' leaves the host's output as it was. Any fault in one call is
@@ -17,7 +17,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { answerHook, type HookDeps } from '../doors/hook.js';
 import { logDiagnostic } from '../store/diagnostics.js';
 import { WarmStore } from '../doors/warm-store.js';
-import { HOOK_ARG, HOOK_TOOL, PAYLOAD_FIELDS, payloadFromArgs } from '../hosts/claude-hook-tool.js';
+import { HOOK_ARG, HOOK_TOOL, PAYLOAD_FIELDS, payloadFromArgs } from '../hosts/claude/hook-tool.js';
 import type { OfferCost } from './offer-cost.js';
 
 /** The door a call goes to (a test seam: answerHook). */

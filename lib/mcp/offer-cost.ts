@@ -16,7 +16,7 @@
  * one after a tool no omni hook watches, and a definition the model loaded through ToolSearch
  * rides along on later requests too.
  */
-import { HOOK_TOOL } from '../hosts/claude-hook-tool.js';
+import { HOOK_TOOL } from '../hosts/claude/hook-tool.js';
 import { recordCost } from '../store/costs.js';
 import type { Store } from '../store/open.js';
 import { logDiagnostic } from '../store/diagnostics.js';

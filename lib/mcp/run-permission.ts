@@ -1,7 +1,7 @@
 /**
  * omni_run is a shell the host's Bash permission rules do not reach: the host checks
  * `mcp__omni__omni_run`, not the command inside it. So before running anything, omni_run asks
- * the user's Claude Code rules itself (lib/hosts/claude-permissions.ts, matched generously) and
+ * the user's Claude Code rules itself (lib/hosts/claude/permissions.ts, matched generously) and
  * refuses any command a Bash deny or ask rule names: it never runs what Bash would refuse or
  * stop to ask about. A settings file omni cannot read or parse counts as an ask rule for every
  * command (it might hold a deny).
@@ -14,7 +14,7 @@
  * holds. Bash's own prompt for a command no allow rule names is not mirrored: approving
  * omni_run approves what it runs (README: "What omni offers the model").
  */
-import { checkBashCommand, loadPermissionRules } from '../hosts/claude-permissions.js';
+import { checkBashCommand, loadPermissionRules } from '../hosts/claude/permissions.js';
 
 /** The refusal's text, or null when no deny or ask rule names the command. */
 export function runRefusal(command: string, dirs: (string | undefined)[], env: NodeJS.ProcessEnv): string | null {

@@ -8,7 +8,7 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runHook } from '../../lib/doors/hook.js';
-import { claude, isOmniMcpTool } from '../../lib/hosts/claude.js';
+import { claude, isOmniMcpTool } from '../../lib/hosts/claude/adapter.js';
 import { CLAUDE_SAMPLES } from '../helpers/samples.js';
 import { ROOT, omni, tempHome } from '../helpers/omni.js';
 

@@ -13,7 +13,7 @@ import { omni, ROOT, tempHome } from '../helpers/omni.js';
 import { runHook } from '../../lib/doors/hook.js';
 import { commandRequestsPassthrough, passthroughRequested } from '../../lib/command/passthrough.js';
 import { CLAUDE_SAMPLES } from '../helpers/samples.js';
-import { readBashSuccess } from '../../lib/hosts/pi.js';
+import { readBashSuccess } from '../../lib/hosts/pi/adapter.js';
 import { createOmniExtension } from '../../lib/doors/pi.js';
 
 const CASE = join(ROOT, 'corpus', 'cases', '028-go-test-verbose-pass');

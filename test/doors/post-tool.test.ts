@@ -11,8 +11,8 @@ import { ROOT, tempHome } from '../helpers/omni.js';
 import { CLAUDE_SAMPLES } from '../helpers/samples.js';
 import { fileRead, readPayload } from '../helpers/reread.js';
 import { LazyStore } from '../../lib/doors/store-access.js';
-import { claude } from '../../lib/hosts/claude.js';
-import { gemini } from '../../lib/hosts/gemini.js';
+import { claude } from '../../lib/hosts/claude/adapter.js';
+import { gemini } from '../../lib/hosts/gemini/adapter.js';
 import { HOSTS } from '../../lib/hosts/registry.js';
 import type { PostReadInput, PostShellInput } from '../../lib/hosts/adapter.js';
 
@@ -53,7 +53,7 @@ t.test('the MCP hook tool hands the door the payload itself and its warm store: 
   const hook = await import('../../lib/doors/hook.js');
   t.notOk('hookStores' in hook, 'the hook door holds no module-global store slot');
   const { hookToolReply, resetWarmStore, warmStore } = await import('../../lib/mcp/hook-tool.js');
-  const { hookToolInput, renderTemplate } = await import('../../lib/hosts/claude-hook-tool.js');
+  const { hookToolInput, renderTemplate } = await import('../../lib/hosts/claude/hook-tool.js');
   const home = scratch(t);
   const env = { ...process.env, OMNI_HOME: home };
   t.teardown(resetWarmStore);

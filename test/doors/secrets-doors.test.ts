@@ -17,7 +17,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { runHook } from '../../lib/doors/hook.js';
 import { createOmniExtension } from '../../lib/doors/pi.js';
 import { redactLine } from '../../lib/pipeline/redact.js';
-import { HOOK_TOOL, hookToolInput, renderTemplate } from '../../lib/hosts/claude-hook-tool.js';
+import { HOOK_TOOL, hookToolInput, renderTemplate } from '../../lib/hosts/claude/hook-tool.js';
 import { OMNI, ROOT, tempHome } from '../helpers/omni.js';
 import { baseEnv, closeStores, execInProcess, execProcess, freshReader, HOLD_NEVER, HOLD_SHORT, hookBash, hookRead, hookText, pipeBuffered, pipeProcess, pipeStream, propHome, scratch } from '../helpers/doors.js';
 import { pemBlock, secretShapes, type SecretShape } from '../helpers/secrets.js';
@@ -197,7 +197,7 @@ t.test('what passes byte for byte by rule stays so; OMNI_MASK=all masks it too',
 });
 
 t.test('a Read reply changed in place is sent only when every line is its own line or a masked form of it', async (t) => {
-  const { inPlace } = await import('../../lib/hosts/claude.js');
+  const { inPlace } = await import('../../lib/hosts/claude/adapter.js');
   t.same(inPlace('a\nTOKEN=abcdef\nb', 'a\nTOKEN=***\nb', 5), { content: 'a\nTOKEN=***\nb', startLine: 5 });
   t.equal(inPlace('\nx\ny', 'x\ny\n[omni: 1 blank lines removed — omni retrieve 0123456789abcdef]', 1), null, 'a squeezed blank line and a receipt: the same count, other lines: refused');
   t.equal(inPlace('A=ab B=defg', 'A=*** B=***', 1), null, 'a mask stands for three characters or more');

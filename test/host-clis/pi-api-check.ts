@@ -1,11 +1,11 @@
 /**
- * lib/hosts/pi-api.ts holds omni's copy of the part of Pi's extension API it uses, so omni
+ * lib/hosts/pi/api.ts holds omni's copy of the part of Pi's extension API it uses, so omni
  * type-checks without Pi installed. This file holds that copy to the pinned Pi's own
  * declarations (test/real-host/pi-api.test.ts compiles it with ./tsconfig.json): everything
  * Pi hands an extension must fit omni's types, and everything omni hands back must fit Pi's.
  */
 import type * as Pi from '@mariozechner/pi-coding-agent';
-import type * as Omni from '../../lib/hosts/pi-api.js';
+import type * as Omni from '../../lib/hosts/pi/api.js';
 
 declare const pi: Pi.ExtensionAPI;
 declare const omniFactory: (pi: Omni.ExtensionAPI) => void;

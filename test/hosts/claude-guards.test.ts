@@ -1,9 +1,9 @@
 import t from 'tap';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as G from '../../lib/hosts/claude.js';
-import * as S from '../../lib/hosts/claude-schemas.js';
-import { cursor } from '../../lib/hosts/cursor.js';
+import * as G from '../../lib/hosts/claude/adapter.js';
+import * as S from '../../lib/hosts/claude/schemas.js';
+import { cursor } from '../../lib/hosts/cursor/adapter.js';
 import { CLAUDE_SAMPLES as SAMPLES } from '../helpers/samples.js';
 
 

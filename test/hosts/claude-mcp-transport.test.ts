@@ -6,8 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OMNI, tempHome } from '../helpers/omni.js';
-import { HOOK_TOOL_FULL_NAME, hookToolInput } from '../../lib/hosts/claude-hook-tool.js';
-import { MIN_MCP_TOOL_VERSION } from '../../lib/hosts/claude-mcp-transport.js';
+import { HOOK_TOOL_FULL_NAME, hookToolInput } from '../../lib/hosts/claude/hook-tool.js';
+import { MIN_MCP_TOOL_VERSION } from '../../lib/hosts/claude/mcp-transport.js';
 
 function fakeClaude(dir: string, version: string): string {
   const p = join(dir, `claude-${version}`);

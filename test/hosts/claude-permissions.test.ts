@@ -2,7 +2,7 @@ import t from 'tap';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkBashCommand, contentMatches, loadPermissionRules, splitSubcommands, type PermissionRules } from '../../lib/hosts/claude-permissions.js';
+import { checkBashCommand, contentMatches, loadPermissionRules, splitSubcommands, type PermissionRules } from '../../lib/hosts/claude/permissions.js';
 
 const rules = (r: Partial<PermissionRules>): PermissionRules => ({ allow: [], deny: [], ask: [], sources: [], ...r });
 

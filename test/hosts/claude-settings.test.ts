@@ -4,7 +4,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSyn
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hookCommand, installHooks, isOmniHandler, OMNI_HOOKS, omniHandlersIn, POST_TOOL_MATCHER, uninstallHooks, withOmniHooks, withoutOmniHooks } from '../../lib/hosts/claude-settings.js';
+import { installHooks, OMNI_HOOKS, POST_TOOL_MATCHER, uninstallHooks, withOmniHooks } from '../../lib/hosts/claude/settings.js';
+import { hookCommand, isOmniHandler, omniHandlersIn, withoutOmniHooks } from '../../lib/hosts/kit/hook-entries.js';
 import { needs } from '../helpers/needs.js';
 import { hostBin } from '../../scripts/host-clis.mjs';
 

@@ -8,9 +8,9 @@ import t from 'tap';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { codex, commandExitCode, exitCodeIn, isCodexPayload, lastInRollout, outputReply, readTail, restrictiveRules, turnPolicyIn } from '../../lib/hosts/codex.js';
-import { claude } from '../../lib/hosts/claude.js';
-import { gemini } from '../../lib/hosts/gemini.js';
+import { codex, commandExitCode, exitCodeIn, isCodexPayload, lastInRollout, outputReply, readTail, restrictiveRules, turnPolicyIn } from '../../lib/hosts/codex/adapter.js';
+import { claude } from '../../lib/hosts/claude/adapter.js';
+import { gemini } from '../../lib/hosts/gemini/adapter.js';
 import { hostFor } from '../../lib/hosts/registry.js';
 import {
   CODEX_HOOKS,
@@ -23,7 +23,7 @@ import {
   trustHash,
   trustOf,
   userConfigPath,
-} from '../../lib/hosts/codex-install.js';
+} from '../../lib/hosts/codex/install.js';
 import type { HookInput, JsonObject, PostShellInput, PreToolInput } from '../../lib/hosts/adapter.js';
 import { REVEAL_DENIED } from '../../lib/doors/prehook-policy.js';
 import { CLAUDE_SAMPLES as SAMPLES } from '../helpers/samples.js';

@@ -6,8 +6,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { cursorInstaller, mcpPath, NOTE, omniEntryOf, RULE, rulePath } from '../../lib/hosts/cursor-install.js';
-import { SettingsError } from '../../lib/hosts/hook-config.js';
+import { cursorInstaller, mcpPath, NOTE, omniEntryOf, RULE, rulePath } from '../../lib/hosts/cursor/install.js';
+import { SettingsError } from '../../lib/hosts/kit/config-file.js';
 import type { InstallOptions } from '../../lib/hosts/adapter.js';
 import { OMNI, tempHome } from '../helpers/omni.js';
 

@@ -2,7 +2,7 @@ import t from 'tap';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { piInstaller } from '../../lib/hosts/pi-install.js';
+import { piInstaller } from '../../lib/hosts/pi/install.js';
 
 function setup() {
   const root = mkdtempSync(join(tmpdir(), 'omni-pi-install-'));

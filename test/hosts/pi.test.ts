@@ -1,5 +1,5 @@
 /**
- * omni's Pi extension (lib/hosts/pi.ts, lib/doors/pi.ts): the pure readers of Pi's tool_result shape, and the
+ * omni's Pi extension (lib/hosts/pi/adapter.ts, lib/doors/pi.ts): the pure readers of Pi's tool_result shape, and the
  * handlers the factory registers, driven with Pi's event shapes against a real SQLite store in
  * a temporary OMNI_HOME. The proof that Pi applies the patch is test/real-host/pi.test.ts.
  */
@@ -7,7 +7,7 @@ import t from 'tap';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bashPatch, PI_NO_OUTPUT, readBashSuccess, sourceOf, withSessionMemory, type PiBashSuccess } from '../../lib/hosts/pi.js';
+import { bashPatch, PI_NO_OUTPUT, readBashSuccess, sourceOf, withSessionMemory, type PiBashSuccess } from '../../lib/hosts/pi/adapter.js';
 import { createOmniExtension } from '../../lib/doors/pi.js';
 import { getBlob, lastError, lastSession, loadShown, openStore, setGoal } from '../../lib/store/index.js';
 

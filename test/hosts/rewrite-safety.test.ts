@@ -19,7 +19,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decideRewrite } from '../../lib/doors/prehook-policy.js';
-import { claude } from '../../lib/hosts/claude.js';
+import { claude } from '../../lib/hosts/claude/adapter.js';
 import type { PreToolInput } from '../../lib/hosts/adapter.js';
 import { plainWords } from '../../lib/command/plain-words.js';
 import { holds, runs } from '../helpers/property.js';

@@ -10,7 +10,7 @@ import { ROOT, tempHome } from '../helpers/omni.js';
 import { loadCorpus } from '../helpers/corpus.js';
 import { answerHook, runHook } from '../../lib/doors/hook.js';
 import { hookToolReply, resetWarmStore, type HookRunner } from '../../lib/mcp/hook-tool.js';
-import { hookToolInput, renderTemplate } from '../../lib/hosts/claude-hook-tool.js';
+import { hookToolInput, renderTemplate } from '../../lib/hosts/claude/hook-tool.js';
 
 const base = JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'claude-code', 'PostToolUse.Bash.seq-1-300.json'), 'utf8'));
 const userHome = tempHome();

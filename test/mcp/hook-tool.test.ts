@@ -12,7 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { OMNI, ROOT, tempHome } from '../helpers/omni.js';
 import { loadCorpus } from '../helpers/corpus.js';
 import { runHook } from '../../lib/doors/hook.js';
-import { HOOK_TOOL, hookToolInput, payloadFromArgs, renderTemplate } from '../../lib/hosts/claude-hook-tool.js';
+import { HOOK_TOOL, hookToolInput, payloadFromArgs, renderTemplate } from '../../lib/hosts/claude/hook-tool.js';
 
 const FIX = join(ROOT, 'test', 'fixtures', 'claude-code');
 const fixture = (name: string) => JSON.parse(readFileSync(join(FIX, name), 'utf8')) as Record<string, any>;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { OMNI, ROOT, tempHome } from '../helpers/omni.js';
-import { HOOK_TOOL, hookToolInput, renderTemplate } from '../../lib/hosts/claude-hook-tool.js';
+import { HOOK_TOOL, hookToolInput, renderTemplate } from '../../lib/hosts/claude/hook-tool.js';
 
 const post = JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'claude-code', 'PostToolUse.Bash.seq-1-300.json'), 'utf8')) as Record<string, unknown>;
 

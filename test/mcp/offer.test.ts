@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { OMNI, ROOT, omni, tempHome } from '../helpers/omni.js';
-import { HOOK_TOOL, hookToolInput, renderTemplate } from '../../lib/hosts/claude-hook-tool.js';
+import { HOOK_TOOL, hookToolInput, renderTemplate } from '../../lib/hosts/claude/hook-tool.js';
 import { MODEL_TOOLS, offersModelTools } from '../../lib/hosts/mcp-offer.js';
 import { INSTRUCTIONS } from '../../lib/mcp/server.js';
 import { defersTools, perRequestBytes } from '../../lib/mcp/offer-cost.js';

@@ -17,7 +17,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { attachments, claudeBin, omniBin, REPO, runClaude, type RunResult } from './harness.js';
 import type { RecordedRequest } from './standin.js';
-import { POST_TOOL_MATCHER } from '../../lib/hosts/claude-settings.js';
+import { POST_TOOL_MATCHER } from '../../lib/hosts/claude/settings.js';
 import { needs } from '../helpers/needs.js';
 
 const FIXTURES = join(REPO, 'test', 'fixtures', 'mcp');

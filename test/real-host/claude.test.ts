@@ -12,7 +12,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { attachments, claudeBin, normalise, omniBin, runClaude, type RunResult } from './harness.js';
 import { routeCommand } from '../../lib/distillers/registry.js';
-import { claudePreview } from '../../lib/hosts/claude-view.js';
+import { claudePreview } from '../../lib/hosts/claude/view.js';
 import { needs } from '../helpers/needs.js';
 
 const NOISE = (n: number, last: string) =>

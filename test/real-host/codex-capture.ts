@@ -12,8 +12,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { codexInstaller, omniHooksWithKeys } from '../../lib/hosts/codex-install.js';
-import { readSettings } from '../../lib/hosts/hook-config.js';
+import { codexInstaller, omniHooksWithKeys } from '../../lib/hosts/codex/install.js';
+import { readSettings } from '../../lib/hosts/kit/config-file.js';
 import { codexBin, REPO, runCodex, type CodexMode, type CodexRunResult } from './codex-harness.js';
 import type { CodexStep } from './codex-standin.js';
 

@@ -11,8 +11,8 @@ import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSy
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { eventKey, hooksPath, omniHooksWithKeys, trustHash, userConfigPath } from '../../lib/hosts/codex-install.js';
-import { readSettings } from '../../lib/hosts/hook-config.js';
+import { eventKey, hooksPath, omniHooksWithKeys, trustHash, userConfigPath } from '../../lib/hosts/codex/install.js';
+import { readSettings } from '../../lib/hosts/kit/config-file.js';
 import { hostBin } from '../../scripts/host-clis.mjs';
 import { hostEnv, readOmniLog, runBounded } from './bounded-run.js';
 import { outputFor, startCodexStandin, type CodexRequest, type CodexStep } from './codex-standin.js';

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canRunGemini, geminiBin, normaliseGemini, omniBin, runGemini, type GeminiRunResult } from './gemini-harness.js';
 import { routeCommand } from '../../lib/distillers/registry.js';
-import { parseShellText } from '../../lib/hosts/gemini.js';
+import { parseShellText } from '../../lib/hosts/gemini/adapter.js';
 import { needs } from '../helpers/needs.js';
 
 // Gemini's shell tool refuses `$(…)` and `$((…))` in a command line, so the noise is a script.

@@ -65,7 +65,7 @@ t.test('no file outside test/host-clis imports a host CLI\'s package', async (t)
     }
   };
   for (const d of ['lib', 'bin', 'test', 'bench', 'scripts']) walk(join(ROOT, d));
-  t.same(found, [], 'omni type-checks and builds with no host CLI installed (Pi\'s types: lib/hosts/pi-api.ts)');
+  t.same(found, [], 'omni type-checks and builds with no host CLI installed (Pi\'s types: lib/hosts/pi/api.ts)');
 });
 
 t.test('every harness runs the CLI pinned in test/host-clis', async (t) => {

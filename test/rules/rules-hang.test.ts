@@ -15,7 +15,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { OMNI, tempHome } from '../helpers/omni.js';
 import { CLAUDE_SAMPLES } from '../helpers/samples.js';
-import { HOOK_TOOL, hookToolInput, renderTemplate } from '../../lib/hosts/claude-hook-tool.js';
+import { HOOK_TOOL, hookToolInput, renderTemplate } from '../../lib/hosts/claude/hook-tool.js';
 import { userRulesPath } from '../../lib/rules/load.js';
 
 /** How long a door may take before the test calls it stalled: far beyond any real run here. */

@@ -15,10 +15,17 @@
  *    a Bash sandbox in the settings, or a shell start-up file that makes the program a function
  *    or an alias → no rewrite.
  */
-import type { JsonObject, PreToolInput, RewriteDecision } from './adapter.js';
-import { checkBashCommand, loadPermissionRules } from './claude-permissions.js';
-import { ancestorArgs } from './process-tree.js';
-import { claudeSnapshotFiles, definedIn, shellStartupFiles } from './shell-startup.js';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { JsonObject, PreToolInput, RewriteDecision } from '../adapter.js';
+import { checkBashCommand, loadPermissionRules } from './permissions.js';
+import { ancestorArgs } from '../process-tree.js';
+import { definedIn, filesIn, shellStartupFiles } from '../shell-startup.js';
+
+/** Claude Code's shell snapshots (each Bash command first runs one). */
+export function claudeSnapshotFiles(env: NodeJS.ProcessEnv): string[] {
+  return filesIn(join(env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude'), 'shell-snapshots'));
+}
 
 export const RULE_FLAGS = ['--settings', '--disallowedTools', '--disallowed-tools', '--allowedTools', '--allowed-tools', '--permission-prompt-tool'];
 

@@ -3,7 +3,7 @@
  *
  * Source of truth for the shapes. Unknown keys are tolerated (`looseObject`), optional fields
  * come and go between versions. NOT imported on the hook hot path (zod costs ~100 ms per
- * process start): the hand-written guards in ./claude.ts are tested against these.
+ * process start): the hand-written guards in ./adapter.ts are tested against these.
  */
 import { z } from 'zod';
 

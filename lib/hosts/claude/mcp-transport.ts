@@ -17,10 +17,12 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { HOOK_SERVER, HOOK_TOOL, HOOK_TOOL_FLAG, HOOK_TOOL_FULL_NAME, hookToolInput } from './claude-hook-tool.js';
-import { isObj, readSettings, withOmniHooks as withSpecs, withoutOmniHooks, writeSettings, type Json, type Obj, type OmniHookSpec, type WriteResult } from './hook-config.js';
-import { OMNI_HOOKS } from './claude-settings.js';
-import { MCP_TOOLS_FLAG } from './mcp-offer.js';
+import { HOOK_SERVER, HOOK_TOOL, HOOK_TOOL_FLAG, HOOK_TOOL_FULL_NAME, hookToolInput } from './hook-tool.js';
+import { editSettings, isObj, type Json, type Obj, type WriteResult } from '../kit/config-file.js';
+import { withOmniHooks as withSpecs, withoutOmniHooks, type OmniHookSpec } from '../kit/hook-entries.js';
+import { mcpSlot, withMcpServer, withoutMcpServer } from '../kit/mcp-entry.js';
+import { OMNI_HOOKS } from './settings.js';
+import { MCP_TOOLS_FLAG } from '../mcp-offer.js';
 
 /**
  * The first Claude Code release that runs `mcp_tool` hook handlers and applies their reply
@@ -65,25 +67,15 @@ export function isOmniServerEntry(e: unknown): boolean {
 
 /** Whose is the `omni` entry in `mcpServers`: none, omni's, or someone else's (left alone). */
 export function serverSlot(claudeJson: Obj): 'free' | 'omni' | 'foreign' {
-  const servers = claudeJson.mcpServers;
-  if (!isObj(servers) || servers[HOOK_SERVER] === undefined) return 'free';
-  return isOmniServerEntry(servers[HOOK_SERVER]) ? 'omni' : 'foreign';
+  return mcpSlot(claudeJson, HOOK_SERVER, isOmniServerEntry);
 }
 
 export function withOmniServer(claudeJson: Obj, bin: string, nodePath?: string, opts: { mcpTools?: boolean } = {}): Obj {
-  const j = structuredClone(claudeJson);
-  const servers = isObj(j.mcpServers) ? j.mcpServers : {};
-  servers[HOOK_SERVER] = omniServerEntry(bin, nodePath, opts);
-  j.mcpServers = servers;
-  return j;
+  return withMcpServer(claudeJson, HOOK_SERVER, omniServerEntry(bin, nodePath, opts));
 }
 
 export function withoutOmniServer(claudeJson: Obj): Obj {
-  if (serverSlot(claudeJson) !== 'omni') return claudeJson;
-  const j = structuredClone(claudeJson);
-  delete (j.mcpServers as Obj)[HOOK_SERVER];
-  if (Object.keys(j.mcpServers as Obj).length === 0) delete j.mcpServers;
-  return j;
+  return withoutMcpServer(claudeJson, HOOK_SERVER, isOmniServerEntry);
 }
 
 function denyList(settings: Obj): Json[] | null {
@@ -129,12 +121,9 @@ function modeOf(file: string): number {
 }
 
 export function installServer(file: string, bin: string, nodePath?: string, opts: { mcpTools?: boolean } = {}): WriteResult {
-  const { text, json } = readSettings(file);
-  return writeSettings(file, text, withOmniServer(json, bin, nodePath, opts), modeOf(file));
+  return editSettings(file, (json) => withOmniServer(json, bin, nodePath, opts), { mode: modeOf(file) });
 }
 
 export function uninstallServer(file: string): WriteResult {
-  const { text, json } = readSettings(file);
-  if (text === null) return { file, changed: false, backup: null };
-  return writeSettings(file, text, withoutOmniServer(json), modeOf(file));
+  return editSettings(file, withoutOmniServer, { onlyIfExists: true, mode: modeOf(file) });
 }

@@ -2,18 +2,18 @@
  * Claude Code adapter, hot-path half: hand-written payload guards and reply builders.
  *
  * No zod here: importing zod costs ~100 ms per hook call. The zod schemas in
- * ./claude-schemas.ts are the source of truth; test/hosts/claude-guards.test.ts checks that
+ * ./schemas.ts are the source of truth; test/hosts/claude-guards.test.ts checks that
  * every guard agrees with its schema on the captured payloads and on fuzzed variants.
  *
  * Guards are lenient the way the host is: unknown keys are tolerated and kept, optional fields
  * may be missing. They check exactly what omni reads or must copy back.
  */
 
-import { isObject, type HookInput, type HookKind, type HostAdapter, type JsonObject } from './adapter.js';
-import { bashShown, claudeShellView } from './claude-view.js';
+import { isObject, type HookInput, type HookKind, type HostAdapter, type JsonObject } from '../adapter.js';
+import { bashShown, claudeShellView } from './view.js';
 
 export { isObject, type JsonObject };
-export { hasPassthroughPrefix, isOmniOwnCommand, omniExecOriginal, omniSubcommand, shQuote } from './omni-command.js';
+export { hasPassthroughPrefix, isOmniOwnCommand, omniExecOriginal, omniSubcommand, shQuote } from '../omni-command.js';
 
 /** The events omni handles. Input key is snake_case `hook_event_name`. */
 export type HookEvent =
@@ -463,7 +463,7 @@ export const claude: HostAdapter = {
     return mcpReply((p as PostToolUsePayload).tool_response as McpBlock[], texts);
   },
   rewrite: {
-    policy: async (p, input, env, rewritten) => (await import('./claude-policy.js')).claudeRewritePolicy(p, input, env, rewritten),
+    policy: async (p, input, env, rewritten) => (await import('./policy.js')).claudeRewritePolicy(p, input, env, rewritten),
     reply: (p, _input, command, decision, reason) =>
       preToolUseReply((p as PreToolUsePayload).tool_input, command, decision, decision ? `omni: allowed by the user's ${reason}` : undefined),
     deny: (_p, _input, reason) => preToolUseDeny(reason),

@@ -6,18 +6,20 @@
  * rules live in its settings UI), so user scope installs the MCP server only.
  *
  * JSON handling (atomic write, backup, indentation kept, byte-identical on a second run) is
- * ./hook-config.ts's readSettings/writeSettings.
+ * ../kit/config-file.ts; the server entry, ../kit/mcp-entry.ts.
  */
 import { existsSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
-import { readText } from './read-text.js';
-import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from './adapter.js';
-import { isObj, readSettings, SettingsError, writeSettings, writeTextFile, type Json, type Obj } from './hook-config.js';
-import { cliProblems, cliVersion, findProgram } from './detect.js';
-import { MODEL_TOOLS } from './mcp-offer.js';
+import { readText } from '../read-text.js';
+import type { HostInstaller, InstallOptions, InstallResult } from '../adapter.js';
+import { isObj, readSettings, readSettingsOrNull, SettingsError, writeSettings, writeTextFile, type Obj } from '../kit/config-file.js';
+import { cliProblems, cliVersion, detectedAt, findProgram } from '../kit/detect.js';
+import { mcpSlot, withMcpServer, withoutMcpServer } from '../kit/mcp-entry.js';
+import { hostStatus } from '../kit/status.js';
+import { MODEL_TOOLS, OMNI_SERVER } from '../mcp-offer.js';
 
-export const SERVER_NAME = 'omni';
+export const SERVER_NAME = OMNI_SERVER;
 export const NOTE = 'Cursor cannot replace shell output; noisy commands go through omni_run (MCP)';
 /**
  * Cursor's server is `omni mcp` bare: it offers the model omni's tools (the handoff is omni_run),
@@ -75,28 +77,21 @@ function servers(json: Obj, file: string): Obj {
   return json.mcpServers;
 }
 
+const isOmniServer = (entry: unknown): boolean => omniEntryOf(entry) !== null;
+
 /** mcp.json + omni's server (pure). Foreign servers and keys stay where they are. */
 export function withOmniServer(json: Obj, file: string, bin: string, nodePath?: string): Obj {
-  const s = structuredClone(json);
-  const all = servers(s, file);
-  const mine = all[SERVER_NAME];
-  if (mine !== undefined && !omniEntryOf(mine)) {
+  servers(json, file);
+  if (mcpSlot(json, SERVER_NAME, isOmniServer) === 'foreign') {
     throw new SettingsError(`${file} already has an MCP server named "${SERVER_NAME}" that does not run omni; rename it, omni will not overwrite it`);
   }
-  s.mcpServers = { ...all, [SERVER_NAME]: omniServer(bin, nodePath) };
-  return s;
+  return withMcpServer(json, SERVER_NAME, omniServer(bin, nodePath));
 }
 
 /** mcp.json without omni's server (pure); a server named omni that is not omni's stays. */
 export function withoutOmniServer(json: Obj, file: string): Obj {
-  const s = structuredClone(json);
-  const all = servers(s, file);
-  if (!omniEntryOf(all[SERVER_NAME])) return s;
-  const rest: Obj = { ...all };
-  delete rest[SERVER_NAME];
-  if (Object.keys(rest).length === 0) delete s.mcpServers;
-  else s.mcpServers = rest;
-  return s;
+  servers(json, file);
+  return withoutMcpServer(json, SERVER_NAME, isOmniServer);
 }
 
 /** Atomic text write with a backup of the previous file, unless the bytes would not change. */
@@ -131,8 +126,7 @@ export const cursorInstaller: HostInstaller = {
   name: 'Cursor',
 
   detect(env) {
-    const bin = findCursorBin(env);
-    return bin ? { detected: true, version: cliVersion(bin, env).version ?? undefined, where: bin } : { detected: false };
+    return detectedAt(findCursorBin(env), (bin) => cliVersion(bin, env).version);
   },
 
   install(opts: InstallOptions): InstallResult {
@@ -194,70 +188,56 @@ export const cursorInstaller: HostInstaller = {
     return { changed, files, notes };
   },
 
-  status(opts): HostStatus {
-    const problems: Problem[] = [];
-    const files: string[] = [];
-    let detected = false;
-    let version: string | undefined;
-    let wired = false;
-    try {
-      const d = cursorInstaller.detect(opts.env);
-      detected = d.detected;
-      version = d.version;
-      problems.push(...cliProblems({ name: 'Cursor', command: '`cursor-agent` or `cursor`', bin: d.where ?? null, pkg: 'Cursor (and its `cursor` shell command)', envVar: 'OMNI_CURSOR_BIN' }));
-      const user = mcpPath('user', opts.cwd, opts.env);
-      const project = mcpPath('project', opts.cwd, opts.env);
-      for (const file of [user, project]) {
-        if (!existsSync(file)) continue;
-        let entry: Json | undefined;
-        try {
-          const json = readSettings(file).json;
-          entry = isObj(json.mcpServers) ? json.mcpServers[SERVER_NAME] : undefined;
-        } catch (err) {
-          problems.push({ status: 'fail', what: (err as Error).message, fix: `fix ${file}; Cursor cannot load its MCP servers either` });
-          continue;
-        }
-        const entryFile = omniEntryOf(entry);
-        if (!entryFile) continue;
-        wired = true;
-        files.push(file);
-        const command = (entry as Obj).command as string;
-        for (const p of [command, entryFile]) {
-          if (p.startsWith('/') && !existsSync(p)) {
-            problems.push({ status: 'fail', what: `${file}: the omni MCP server runs ${p}, which does not exist`, fix: `run omni init --cursor${file === project ? ' --project' : ''} again` });
+  status(opts) {
+    return hostStatus(cursorInstaller, opts.env, {
+      read(s) {
+        const { problems, files } = s;
+        problems.push(...cliProblems({ name: 'Cursor', command: '`cursor-agent` or `cursor`', bin: s.where ?? null, pkg: 'Cursor (and its `cursor` shell command)', envVar: 'OMNI_CURSOR_BIN' }));
+        const user = mcpPath('user', opts.cwd, opts.env);
+        const project = mcpPath('project', opts.cwd, opts.env);
+        for (const file of [user, project]) {
+          if (!existsSync(file)) continue;
+          const r = readSettingsOrNull(file);
+          if (r.json === null) {
+            problems.push({ status: 'fail', what: r.error ?? `${file} cannot be read`, fix: `fix ${file}; Cursor cannot load its MCP servers either` });
+            continue;
+          }
+          const entry = isObj(r.json.mcpServers) ? r.json.mcpServers[SERVER_NAME] : undefined;
+          const entryFile = omniEntryOf(entry);
+          if (!entryFile) continue;
+          s.wired = true;
+          files.push(file);
+          const command = (entry as Obj).command as string;
+          const again = `run omni init --cursor${file === project ? ' --project' : ''} again`;
+          for (const p of [command, entryFile]) {
+            if (p.startsWith('/') && !existsSync(p)) problems.push({ status: 'fail', what: `${file}: the omni MCP server runs ${p}, which does not exist`, fix: again });
+          }
+          if (opts.bin && entryFile !== opts.bin && existsSync(opts.bin)) {
+            problems.push({ status: 'warn', what: `${file}: the omni MCP server runs ${entryFile}, not this omni (${opts.bin})`, fix: again });
           }
         }
-        if (opts.bin && entryFile !== opts.bin && existsSync(opts.bin)) {
-          problems.push({ status: 'warn', what: `${file}: the omni MCP server runs ${entryFile}, not this omni (${opts.bin})`, fix: `run omni init --cursor${file === project ? ' --project' : ''} again` });
+        if (!s.wired) {
+          files.push(user);
+          problems.push({ status: 'fail', what: `no omni MCP server in ${user} or ${project}`, fix: 'omni init --cursor (every project) or omni init --cursor --project (this one, with its rule)' });
         }
-      }
-      if (!wired) {
-        files.push(user);
-        problems.push({ status: 'fail', what: `no omni MCP server in ${user} or ${project}`, fix: 'omni init --cursor (every project) or omni init --cursor --project (this one, with its rule)' });
-      }
-      const rule = rulePath(opts.cwd);
-      const text = readText(rule);
-      if (text === null) {
-        problems.push({ status: 'warn', what: `no ${rule}: Cursor's agent in this project is not told to run noisy commands through omni_run`, fix: 'omni init --cursor --project (or a User Rule in Cursor Settings → Rules)' });
-      } else if (isOmniRule(text) && text !== RULE) {
-        problems.push({ status: 'warn', what: `${rule} is from another omni version`, fix: 'omni init --cursor --project' });
-      } else if (isOmniRule(text)) {
-        files.push(rule);
-      }
-    } catch (err) {
-      problems.push({ status: 'fail', what: `Cursor check failed: ${(err as Error).message}`, fix: 'run omni doctor again; report it if it persists' });
-    }
-    const working = wired && !problems.some((p) => p.status === 'fail');
-    return {
-      id: 'cursor',
-      name: 'Cursor',
-      detected,
-      version,
-      wired,
-      tier: working ? 'handoff' : 'memory',
-      files,
-      problems,
-      note: working ? `${NOTE}; ${OFFERED}` : 'nothing yet: omni reaches Cursor only through its MCP server (omni init --cursor)',
-    };
+        const rule = rulePath(opts.cwd);
+        const text = readText(rule);
+        if (text === null) {
+          problems.push({ status: 'warn', what: `no ${rule}: Cursor's agent in this project is not told to run noisy commands through omni_run`, fix: 'omni init --cursor --project (or a User Rule in Cursor Settings → Rules)' });
+        } else if (isOmniRule(text) && text !== RULE) {
+          problems.push({ status: 'warn', what: `${rule} is from another omni version`, fix: 'omni init --cursor --project' });
+        } else if (isOmniRule(text)) {
+          files.push(rule);
+        }
+      },
+      failed: { what: 'Cursor check failed', fix: 'run omni doctor again; report it if it persists' },
+      settle(s) {
+        const working = s.wired && !s.problems.some((p) => p.status === 'fail');
+        return {
+          tier: working ? 'handoff' : 'memory',
+          note: working ? `${NOTE}; ${OFFERED}` : 'nothing yet: omni reaches Cursor only through its MCP server (omni init --cursor)',
+        };
+      },
+    });
   },
 };

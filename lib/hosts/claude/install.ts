@@ -7,17 +7,19 @@
  * a reply the host accepts (checked with the zod schema).
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readText } from './read-text.js';
-import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from './adapter.js';
-import { OMNI_HOOKS, omniHandlersIn, projectSettingsPath, userSettingsPath, hookCommand, omniHookSpecs, withOmniHooks } from './claude-settings.js';
-import { cliVersion, compareVersions, findProgram, missingInCommand } from './detect.js';
-import { claudeJsonPath, hasDenyEntry, installServer, isOmniServerEntry, MIN_MCP_TOOL_VERSION, serverSlot, uninstallServer, withOmniMcpHooks, withoutOmniMcpHooks } from './claude-mcp-transport.js';
-import { HOOK_SERVER, HOOK_TOOL_FULL_NAME } from './claude-hook-tool.js';
-import { readSettings, writeSettings, isObj, type Obj } from './hook-config.js';
-import { MCP_TOOLS_FLAG, MODEL_TOOLS } from './mcp-offer.js';
+import { readText } from '../read-text.js';
+import type { HostInstaller, InstallOptions, InstallResult } from '../adapter.js';
+import { OMNI_HOOKS, projectSettingsPath, userSettingsPath, omniHookSpecs, withOmniHooks } from './settings.js';
+import { cliVersion, compareVersions, detectedAt, findProgram, missingInCommand } from '../kit/detect.js';
+import { hookCommand, omniHandlersIn } from '../kit/hook-entries.js';
+import { hostStatus } from '../kit/status.js';
+import { claudeJsonPath, hasDenyEntry, installServer, isOmniServerEntry, MIN_MCP_TOOL_VERSION, serverSlot, uninstallServer, withOmniMcpHooks, withoutOmniMcpHooks } from './mcp-transport.js';
+import { HOOK_SERVER, HOOK_TOOL_FULL_NAME } from './hook-tool.js';
+import { isObj, readJsonLoose as readJson, readSettings, writeSettings, type Obj } from '../kit/config-file.js';
+import { MCP_TOOLS_FLAG, MODEL_TOOLS } from '../mcp-offer.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 export interface Check {
@@ -37,14 +39,6 @@ export function checkClaudeVersion(env: NodeJS.ProcessEnv): Check {
     return { name: 'claude-version', status: 'fail', detail: `Claude Code ${v} ignores updatedToolOutput; ${MIN_CLAUDE_VERSION} or later is needed (\`claude update\`)` };
   }
   return { name: 'claude-version', status: 'ok', detail: `Claude Code ${v} (${bin})` };
-}
-
-function readJson(file: string): unknown {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    return undefined;
-  }
 }
 
 export interface Registration {
@@ -192,7 +186,7 @@ async function checkProbe(regs: Registration[], env: NodeJS.ProcessEnv, cwd: str
   } catch {
     return { name: 'probe', status: 'fail', detail: `the hook printed something that is not one JSON object: the host would ignore it (${out.slice(0, 120)})` };
   }
-  const { PostToolUseBashReply } = await import('../hosts/claude-schemas.js');
+  const { PostToolUseBashReply } = await import('./schemas.js');
   const v = PostToolUseBashReply.safeParse(reply);
   if (!v.success) return { name: 'probe', status: 'fail', detail: `the reply does not match Bash's output shape; the host would use the original output: ${v.error.message.slice(0, 300)}` };
   const raw = (payload.tool_response as { stdout: string }).stdout.length;
@@ -297,8 +291,7 @@ export const claudeInstaller: HostInstaller = {
   id: 'claude',
   name: 'Claude Code',
   detect(env) {
-    const bin = findClaudeBin(env);
-    return bin ? { detected: true, version: cliVersion(bin, { ...env, DISABLE_AUTOUPDATER: '1' }).version ?? undefined, where: bin } : { detected: false };
+    return detectedAt(findClaudeBin(env), (bin) => cliVersion(bin, { ...env, DISABLE_AUTOUPDATER: '1' }).version);
   },
   install(opts) {
     const claudeJson = claudeJsonPath(opts.env);
@@ -358,26 +351,27 @@ export const claudeInstaller: HostInstaller = {
     if (srv?.changed) notes.push(`removed omni's MCP server "${HOOK_SERVER}" from ${srv.file}`);
     return { changed: r.changed || !!srv?.changed, files: [r.file, ...(srv?.changed ? [srv.file] : [])], notes };
   },
-  async status(opts) {
-    const d = claudeInstaller.detect(opts.env);
-    const checks = await claudeChecks(opts.env, opts.cwd);
-    const wired = checks.some((c) => c.name === 'hooks-registered' && c.status !== 'fail');
-    const problems: Problem[] = checks
-      .filter((c) => c.status !== 'ok')
-      .map((c) => ({ status: c.status as 'warn' | 'fail', what: `${c.name}: ${c.detail}`, fix: /omni init/.test(c.detail) ? 'omni init --claude' : 'see the detail' }));
-    return {
-      id: 'claude',
-      name: 'Claude Code',
-      detected: d.detected,
-      version: d.version,
-      wired,
-      tier: 'full',
-      files: [userSettingsPath(opts.env), projectSettingsPath(opts.cwd)],
-      problems,
-      note: hooksRewrite(checks)
-        ? 'PostToolUse replaces Bash and Read output (updatedToolOutput); PreToolUse rewrites plain noisy commands into omni exec where the host would run them unasked (omni init --rewrite)'
-        : 'PostToolUse replaces Bash and Read output (updatedToolOutput); commands run as the user approved them, in the host\'s shell',
-      checks,
-    } satisfies HostStatus;
+  status(opts) {
+    let checks: Check[] = [];
+    return hostStatus(claudeInstaller, opts.env, {
+      async read(s) {
+        checks = await claudeChecks(opts.env, opts.cwd);
+        s.wired = checks.some((c) => c.name === 'hooks-registered' && c.status !== 'fail');
+        s.files.push(userSettingsPath(opts.env), projectSettingsPath(opts.cwd));
+        s.problems.push(
+          ...checks
+            .filter((c) => c.status !== 'ok')
+            .map((c) => ({ status: c.status as 'warn' | 'fail', what: `${c.name}: ${c.detail}`, fix: /omni init/.test(c.detail) ? 'omni init --claude' : 'see the detail' })),
+        );
+      },
+      failed: { what: 'Claude Code check failed', fix: 'run omni doctor again; report it if it persists' },
+      settle: () => ({
+        tier: 'full',
+        note: hooksRewrite(checks)
+          ? 'PostToolUse replaces Bash and Read output (updatedToolOutput); PreToolUse rewrites plain noisy commands into omni exec where the host would run them unasked (omni init --rewrite)'
+          : 'PostToolUse replaces Bash and Read output (updatedToolOutput); commands run as the user approved them, in the host\'s shell',
+        checks,
+      }),
+    });
   },
 };

@@ -2,7 +2,7 @@
  * omni's hooks in the Codex CLI's hooks.json (`$CODEX_HOME/hooks.json`, default
  * `~/.codex/hooks.json`, or `<project>/.codex/hooks.json`), and what doctor says about them.
  * Codex's timeouts are seconds. File handling (idempotence, foreign entries, atomic write +
- * backup) is ./hook-config.ts. What the CLI does with each reply: docs/codex-findings.md.
+ * backup) is ../kit/ (config-file.ts, hook-entries.ts). What the CLI does with each reply: docs/codex-findings.md.
  *
  * Trust: Codex runs a non-managed hook only when `[hooks.state."<key>"] trusted_hash` in the
  * USER config.toml equals the hook's current hash (codex-cli 0.171.0). The key is
@@ -15,10 +15,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { readText } from './read-text.js';
-import type { HostInstaller, HostStatus, InstallOptions, InstallResult, Problem } from './adapter.js';
-import { cliVersion, missingInCommand, findProgram, cliProblems } from './detect.js';
-import { installHookFile, uninstallHookFile, isObj, isOmniHandler, readSettings, type Obj, type OmniHookSpec } from './hook-config.js';
+import { readText } from '../read-text.js';
+import type { HostInstaller, InstallOptions, InstallResult } from '../adapter.js';
+import { cliVersion, detectedAt, missingInCommand, findProgram, cliProblems } from '../kit/detect.js';
+import { isObj, readSettings, readSettingsOrNull, type Obj } from '../kit/config-file.js';
+import { hookSpecs, installHookFile, isOmniHandler, uninstallHookFile, type OmniHookSpec } from '../kit/hook-entries.js';
+import { hostStatus, type StatusDraft } from '../kit/status.js';
 
 /**
  * Timeouts in seconds. Codex clamps SessionEnd to 3 s (and warns at every start when the file
@@ -35,10 +37,6 @@ export const CODEX_HOOKS: readonly OmniHookSpec[] = [
 
 /** The version omni's Codex adapter was measured against. */
 export const MEASURED_VERSION = '0.171.0';
-
-export function codexSpecs(preHook: boolean): readonly OmniHookSpec[] {
-  return preHook ? CODEX_HOOKS : CODEX_HOOKS.filter((h) => h.event !== 'PreToolUse');
-}
 
 export function codexHome(env: NodeJS.ProcessEnv): string {
   return env.CODEX_HOME || join(env.HOME || homedir(), '.codex');
@@ -197,13 +195,12 @@ export const codexInstaller: HostInstaller = {
 
   detect(env) {
     // Installed means the CLI is: ~/.codex alone outlives an uninstalled one.
-    const bin = findCodexBin(env);
-    return bin ? { detected: true, version: cliVersion(bin, env).version ?? undefined, where: bin } : { detected: false };
+    return detectedAt(findCodexBin(env), (bin) => cliVersion(bin, env).version);
   },
 
   install(opts: InstallOptions): InstallResult {
     const file = hooksPath(opts.scope, opts.cwd, opts.env);
-    const r = installHookFile(file, codexSpecs(opts.preHook), opts.bin, opts.nodePath);
+    const r = installHookFile(file, hookSpecs(CODEX_HOOKS, opts.preHook), opts.bin, opts.nodePath);
     const notes = r.notes;
     if (opts.scope === 'project') notes.push('Codex reads <project>/.codex/ only in a project you marked trusted');
     const json = readSettings(file).json;
@@ -223,83 +220,72 @@ export const codexInstaller: HostInstaller = {
     return uninstallHookFile(file);
   },
 
-  status(opts): HostStatus {
-    const problems: Problem[] = [];
-    const files: string[] = [];
-    let detected = false;
-    let version: string | undefined;
-    let wired = false;
+  status(opts) {
     let allTrusted = false;
-    try {
-      const d = codexInstaller.detect(opts.env);
-      detected = d.detected;
-      version = d.version;
-      problems.push(...cliProblems({ name: 'Codex CLI', command: '`codex`', bin: findCodexBin(opts.env), version, measured: MEASURED_VERSION, pkg: '@openai/codex', envVar: 'OMNI_CODEX_BIN', test: 'test/real-host/codex.test.ts' }));
-      const configText = readText(userConfigPath(opts.env));
-      const states = readHookStates(configText ?? '');
-      if (configText !== null && hooksDisabled(configText)) {
-        problems.push({ status: 'fail', what: `hooks are switched off in ${userConfigPath(opts.env)} ([features] hooks = false)`, fix: 'remove that setting; no hook runs while it is there' });
-      }
-      const found: OmniCodexHook[] = [];
-      const aliases = new Map<string, string>();
-      for (const file of [hooksPath('user', opts.cwd, opts.env), hooksPath('project', opts.cwd, opts.env)]) {
-        if (!existsSync(file)) continue;
-        let json: Obj;
-        try {
-          json = readSettings(file).json;
-        } catch (err) {
-          problems.push({ status: 'fail', what: (err as Error).message, fix: `fix ${file}; Codex cannot use it either` });
-          continue;
+    return hostStatus(codexInstaller, opts.env, {
+      read(s) {
+        const { problems } = s;
+        problems.push(...cliProblems({ name: 'Codex CLI', command: '`codex`', bin: s.where ?? null, version: s.version, measured: MEASURED_VERSION, pkg: '@openai/codex', envVar: 'OMNI_CODEX_BIN', test: 'test/real-host/codex.test.ts' }));
+        const configText = readText(userConfigPath(opts.env));
+        const states = readHookStates(configText ?? '');
+        if (configText !== null && hooksDisabled(configText)) {
+          problems.push({ status: 'fail', what: `hooks are switched off in ${userConfigPath(opts.env)} ([features] hooks = false)`, fix: 'remove that setting; no hook runs while it is there' });
         }
-        const mine = omniHooksWithKeys(file, json);
-        if (mine.length === 0) continue;
-        files.push(file);
-        found.push(...mine);
-        // A symlinked CODEX_HOME or project: the key may carry the resolved path instead.
-        const real = realpathOr(file);
-        if (real !== file) aliases.set(file, real);
-      }
-      wired = found.some((h) => h.event === 'PostToolUse');
-      for (const h of found) {
-        for (const miss of missingInCommand(h.command, opts.env)) {
-          problems.push({ status: 'fail', what: `the ${h.event} hook runs ${miss}, which is not there: Codex gets exit 127 and skips it`, fix: 'run `omni init --codex` again' });
+        const found = foundHooks(opts.cwd, opts.env, s);
+        s.wired = found.some((h) => h.event === 'PostToolUse');
+        for (const h of found) {
+          for (const miss of missingInCommand(h.command, opts.env)) {
+            problems.push({ status: 'fail', what: `the ${h.event} hook runs ${miss}, which is not there: Codex gets exit 127 and skips it`, fix: 'run `omni init --codex` again' });
+          }
+          if (opts.bin && !h.command.includes(opts.bin)) {
+            problems.push({ status: 'warn', what: `the ${h.event} hook calls another omni (${h.command})`, fix: 'run `omni init --codex` again (and trust the changed hooks)' });
+          }
         }
-        if (opts.bin && !h.command.includes(opts.bin)) {
-          problems.push({ status: 'warn', what: `the ${h.event} hook calls another omni (${h.command})`, fix: 'run `omni init --codex` again (and trust the changed hooks)' });
+        const notTrusted = found.map((h) => ({ h, t: trustAt(h, states) })).filter((x) => x.t !== 'trusted');
+        allTrusted = found.length > 0 && notTrusted.length === 0;
+        if (notTrusted.length > 0) {
+          const list = notTrusted.map((x) => `${x.h.event} (${x.t})`).join(', ');
+          problems.push({ status: 'fail', what: `Codex skips omni's hooks it does not trust: ${list}`, fix: TRUST_NOTE });
         }
-      }
-      const trust = found.map((h) => {
-        const t = trustOf(h, states);
-        const real = aliases.get(h.file);
-        if (t === 'trusted' || !real) return { h, t };
-        const alt = trustOf({ ...h, key: real + h.suffix }, states);
-        return { h, t: alt === 'untrusted' ? t : alt };
-      });
-      const notTrusted = trust.filter((x) => x.t !== 'trusted');
-      allTrusted = found.length > 0 && notTrusted.length === 0;
-      if (notTrusted.length > 0) {
-        const list = notTrusted.map((x) => `${x.h.event} (${x.t})`).join(', ');
-        problems.push({ status: 'fail', what: `Codex skips omni's hooks it does not trust: ${list}`, fix: TRUST_NOTE });
-      }
-      if (!wired && found.length === 0) {
-        problems.push({ status: 'warn', what: 'omni is not wired into Codex', fix: 'run `omni init --codex`' });
-      }
-    } catch (err) {
-      problems.push({ status: 'fail', what: `could not read the Codex setup: ${(err as Error).message}`, fix: 'run `omni doctor` again; report it if it persists' });
-    }
-    return {
-      id: 'codex',
-      name: 'Codex CLI',
-      detected,
-      version,
-      wired,
-      tier: 'full',
-      files,
-      problems,
-      note: wired && allTrusted
-        ? "Codex replaces a successful command's output with omni's distilled text (a PostToolUse block reason); failures reach the model untouched"
-        : "once wired and trusted, Codex replaces a successful command's output with omni's distilled text; failures reach the model untouched",
-    };
+        if (!s.wired && found.length === 0) {
+          problems.push({ status: 'warn', what: 'omni is not wired into Codex', fix: 'run `omni init --codex`' });
+        }
+      },
+      failed: { what: 'could not read the Codex setup', fix: 'run `omni doctor` again; report it if it persists' },
+      settle: (s) => ({
+        tier: 'full',
+        note: s.wired && allTrusted
+          ? "Codex replaces a successful command's output with omni's distilled text (a PostToolUse block reason); failures reach the model untouched"
+          : "once wired and trusted, Codex replaces a successful command's output with omni's distilled text; failures reach the model untouched",
+      }),
+    });
   },
 };
 
+/** omni's handlers in the user's and the project's hooks.json; a file that cannot be read is a problem. */
+function foundHooks(cwd: string, env: NodeJS.ProcessEnv, s: StatusDraft): (OmniCodexHook & { real?: string })[] {
+  const found: (OmniCodexHook & { real?: string })[] = [];
+  for (const file of [hooksPath('user', cwd, env), hooksPath('project', cwd, env)]) {
+    if (!existsSync(file)) continue;
+    const r = readSettingsOrNull(file);
+    if (r.json === null) {
+      s.problems.push({ status: 'fail', what: r.error ?? `${file} cannot be read`, fix: `fix ${file}; Codex cannot use it either` });
+      continue;
+    }
+    const mine = omniHooksWithKeys(file, r.json);
+    if (mine.length === 0) continue;
+    s.files.push(file);
+    // A symlinked CODEX_HOME or project: the key may carry the resolved path instead.
+    const real = realpathOr(file);
+    found.push(...mine.map((h) => (real !== file ? { ...h, real } : h)));
+  }
+  return found;
+}
+
+/** A hook's trust, under its own key or, when that says nothing, under its resolved path's. */
+function trustAt(h: OmniCodexHook & { real?: string }, states: Map<string, HookState>): TrustStatus {
+  const t = trustOf(h, states);
+  if (t === 'trusted' || !h.real) return t;
+  const alt = trustOf({ ...h, key: h.real + h.suffix }, states);
+  return alt === 'untrusted' ? t : alt;
+}

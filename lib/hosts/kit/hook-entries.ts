@@ -6,14 +6,12 @@
  * - idempotent: a second install leaves the file byte-identical (and does not write it);
  * - every foreign hook and key is kept, in place;
  * - stale omni entries (any earlier binary path, any of omni's hook flags) are replaced;
- * - the write is atomic (temp file + rename, through symlinks) and the previous file is kept
- *   as `<file>.omni-backup`.
+ * - the file is read and written by ./config-file.ts (atomic, with a backup).
  */
-import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync, copyFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import type { InstallResult } from './adapter.js';
-import { shQuote } from './omni-command.js';
-import { HOOK_SERVER, HOOK_TOOL } from './claude-hook-tool.js';
+import type { InstallResult } from '../adapter.js';
+import { HOOK_TOOL, OMNI_SERVER } from '../mcp-offer.js';
+import { shQuote } from '../omni-command.js';
+import { isObj, readSettings, SettingsError, writeSettings, type Json, type Obj } from './config-file.js';
 
 export interface OmniHookSpec {
   event: string;
@@ -57,14 +55,7 @@ export function hookCommand(bin: string, flag: string, nodePath: string = proces
 /** omni's Claude Code `mcp_tool` handler: its internal hook tool on its own server. */
 export function isOmniMcpToolHandler(h: unknown): boolean {
   const o = h as { type?: unknown; server?: unknown; tool?: unknown } | null;
-  return typeof o === 'object' && o !== null && o.type === 'mcp_tool' && o.server === HOOK_SERVER && o.tool === HOOK_TOOL;
-}
-
-export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-export type Obj = { [k: string]: Json };
-
-export function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  return typeof o === 'object' && o !== null && o.type === 'mcp_tool' && o.server === OMNI_SERVER && o.tool === HOOK_TOOL;
 }
 
 /** Remove omni's handlers. Returns how many were removed. Groups/events emptied by it go away. */
@@ -101,6 +92,11 @@ function dropEmptyEvents(settings: Obj, keep: Set<string>): void {
   }
 }
 
+/** The specs an install registers: the pre-tool rewrite's only when asked (`omni init --rewrite`). */
+export function hookSpecs(all: readonly OmniHookSpec[], preHook: boolean): readonly OmniHookSpec[] {
+  return preHook ? all : all.filter((h) => h.flag !== '--pre-hook');
+}
+
 /** settings + omni's hooks (pure). */
 export function withOmniHooks(settings: Obj, specs: readonly OmniHookSpec[], bin: string, nodePath?: string): Obj {
   const s = structuredClone(settings);
@@ -135,63 +131,6 @@ export function withoutOmniHooks(settings: Obj): Obj {
   return s;
 }
 
-function detectIndent(text: string): string | number {
-  const m = /\n([ \t]+)\S/.exec(text);
-  return m ? m[1] : 2;
-}
-
-export class SettingsError extends Error {}
-
-export function readSettings(file: string): { text: string | null; json: Obj } {
-  if (!existsSync(file)) return { text: null, json: {} };
-  const text = readFileSync(file, 'utf8');
-  if (text.trim() === '') return { text, json: {} };
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw new SettingsError(`${file} is not valid JSON (${(err as Error).message}); fix it first, omni will not overwrite it`);
-  }
-  if (!isObj(json)) throw new SettingsError(`${file} does not hold a JSON object; omni will not overwrite it`);
-  return { text, json };
-}
-
-export interface WriteResult {
-  file: string;
-  changed: boolean;
-  backup: string | null;
-}
-
-/** Write `json` to `file` atomically unless the bytes would not change. */
-export function writeSettings(file: string, before: string | null, json: Obj, mode?: number): WriteResult {
-  return writeTextFile(file, before, JSON.stringify(json, null, before ? detectIndent(before) : 2) + '\n', mode);
-}
-
-/**
- * Write `text` to `file` (through symlinks) atomically, keeping the previous file as
- * `<file>.omni-backup`, unless the bytes would not change. `before`: the file's current text,
- * null when it does not exist.
- */
-export function writeTextFile(file: string, before: string | null, text: string, mode = 0o644): WriteResult {
-  if (text === before) return { file, changed: false, backup: null };
-  let target = file;
-  try {
-    target = realpathSync(file);
-  } catch {
-    /* does not exist yet */
-  }
-  mkdirSync(dirname(target), { recursive: true });
-  let backup: string | null = null;
-  if (before !== null) {
-    backup = target + '.omni-backup';
-    copyFileSync(target, backup);
-  }
-  const tmp = `${target}.omni-tmp-${process.pid}`;
-  writeFileSync(tmp, text, { mode });
-  renameSync(tmp, target);
-  return { file: target, changed: true, backup };
-}
-
 /**
  * omni's handlers found in a settings object: event → commands. An `mcp_tool` handler has
  * `type: 'mcp_tool'` and, as its command, `mcp_tool <server>/<tool>`.
@@ -205,7 +144,7 @@ export function omniHandlersIn(settings: unknown): { event: string; matcher: str
       if (!isObj(g) || !Array.isArray(g.hooks)) continue;
       for (const h of g.hooks) {
         const matcher = typeof g.matcher === 'string' ? g.matcher : undefined;
-        if (isOmniMcpToolHandler(h)) out.push({ event, matcher, command: `mcp_tool ${HOOK_SERVER}/${HOOK_TOOL}`, type: 'mcp_tool' });
+        if (isOmniMcpToolHandler(h)) out.push({ event, matcher, command: `mcp_tool ${OMNI_SERVER}/${HOOK_TOOL}`, type: 'mcp_tool' });
         else if (isOmniHandler(h) && isObj(h) && typeof h.command === 'string') out.push({ event, matcher, command: h.command, type: 'command' });
       }
     }

@@ -15,11 +15,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { ancestorArgs } from './process-tree.js';
-import { readText } from './read-text.js';
-import { definedIn, shellStartupFiles } from './shell-startup.js';
-import { isObject, type HookInput, type HookKind, type HostAdapter, type JsonObject, type PostShellInput, type RewriteDecision } from './adapter.js';
-import { HOST_MIN_INLINE_CHARS, NOTHING, WHOLE } from './model-view.js';
+import { ancestorArgs } from '../process-tree.js';
+import { readText } from '../read-text.js';
+import { definedIn, shellStartupFiles } from '../shell-startup.js';
+import { isObject, type HookInput, type HookKind, type HostAdapter, type JsonObject, type PostShellInput, type RewriteDecision } from '../adapter.js';
+import { HOST_MIN_INLINE_CHARS, NOTHING, WHOLE } from '../model-view.js';
 
 const KINDS: Record<string, HookKind> = {
   BeforeTool: 'pre-tool',

@@ -1,5 +1,5 @@
 /**
- * Pi has no hook files: omni runs inside Pi as an extension (./pi.ts, bundled as
+ * Pi has no hook files: omni runs inside Pi as an extension (./adapter.ts, bundled as
  * dist/omni-pi.cjs). Installing means listing that bundle in Pi's settings.json `extensions`
  * (`~/.pi/agent/settings.json`, or `<project>/.pi/settings.json`); every other key is kept.
  * What Pi does with it: docs/pi-findings.md.
@@ -7,9 +7,10 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { HostInstaller, InstallOptions, InstallResult, Problem } from './adapter.js';
-import { readSettings, writeSettings, type Json, type Obj } from './hook-config.js';
-import { cliProblems, cliVersion, findProgram } from './detect.js';
+import type { HostInstaller, InstallOptions, InstallResult } from '../adapter.js';
+import { readSettings, readSettingsOrNull, writeSettings, type Json, type Obj } from '../kit/config-file.js';
+import { cliProblems, cliVersion, detectedAt, findProgram } from '../kit/detect.js';
+import { hostStatus } from '../kit/status.js';
 
 function agentDir(env: NodeJS.ProcessEnv): string {
   return env.PI_CODING_AGENT_DIR || join(env.HOME || homedir(), '.pi', 'agent');
@@ -54,8 +55,7 @@ export const piInstaller: HostInstaller = {
   name: 'Pi',
   detect(env) {
     // Installed means `pi` is: omni init --pi itself creates ~/.pi/agent.
-    const bin = findProgram(['pi'], env, env.OMNI_PI_BIN);
-    return bin ? { detected: true, version: cliVersion(bin, env).version ?? undefined, where: bin } : { detected: false };
+    return detectedAt(findProgram(['pi'], env, env.OMNI_PI_BIN), (bin) => cliVersion(bin, env).version);
   },
   install(opts: InstallOptions) {
     const bundle = piBundle(opts.bin);
@@ -70,30 +70,22 @@ export const piInstaller: HostInstaller = {
     return write(file, withoutOmniExtension, 'extension removed from');
   },
   status(opts) {
-    const d = piInstaller.detect(opts.env);
-    const files = [settingsPath('user', opts.cwd, opts.env), settingsPath('project', opts.cwd, opts.env)];
-    const problems: Problem[] = cliProblems({ name: 'Pi', command: '`pi`', bin: d.where ?? null, pkg: '@mariozechner/pi-coding-agent', envVar: 'OMNI_PI_BIN' });
-    const entries: string[] = [];
-    for (const f of files) {
-      try {
-        const { json } = readSettings(f);
-        if (Array.isArray(json.extensions)) for (const e of json.extensions) if (isOmniEntry(e)) entries.push(String(e));
-      } catch (err) {
-        problems.push({ status: 'fail', what: (err as Error).message, fix: `fix ${f} by hand` });
-      }
-    }
-    for (const e of entries) if (e.startsWith('/') && !existsSync(e)) problems.push({ status: 'fail', what: `Pi loads ${e}, which does not exist`, fix: 'omni init --pi' });
-    if (d.detected && entries.length === 0) problems.push({ status: 'warn', what: 'omni is not listed in Pi\'s extensions', fix: 'omni init --pi' });
-    return {
-      id: 'pi',
-      name: 'Pi',
-      detected: d.detected,
-      version: d.version,
-      wired: entries.length > 0,
-      tier: 'full',
-      files,
-      problems,
-      note: 'in-process extension: successful bash results distilled on tool_result, session memory in the system prompt',
-    };
+    return hostStatus(piInstaller, opts.env, {
+      read(s) {
+        s.files.push(settingsPath('user', opts.cwd, opts.env), settingsPath('project', opts.cwd, opts.env));
+        s.problems.push(...cliProblems({ name: 'Pi', command: '`pi`', bin: s.where ?? null, pkg: '@mariozechner/pi-coding-agent', envVar: 'OMNI_PI_BIN' }));
+        const entries: string[] = [];
+        for (const f of s.files) {
+          const { json, error } = readSettingsOrNull(f);
+          if (json === null) s.problems.push({ status: 'fail', what: error ?? `${f} cannot be read`, fix: `fix ${f} by hand` });
+          else if (Array.isArray(json.extensions)) for (const e of json.extensions) if (isOmniEntry(e)) entries.push(String(e));
+        }
+        for (const e of entries) if (e.startsWith('/') && !existsSync(e)) s.problems.push({ status: 'fail', what: `Pi loads ${e}, which does not exist`, fix: 'omni init --pi' });
+        if (s.detected && entries.length === 0) s.problems.push({ status: 'warn', what: 'omni is not listed in Pi\'s extensions', fix: 'omni init --pi' });
+        s.wired = entries.length > 0;
+      },
+      failed: { what: 'Pi check failed', fix: 'run omni doctor again; report it if it persists' },
+      settle: () => ({ tier: 'full', note: 'in-process extension: successful bash results distilled on tool_result, session memory in the system prompt' }),
+    });
   },
 };

@@ -1,9 +1,9 @@
 /**
  * What Claude Code 2.1.332 shows the model of a Bash result (measured: a result over the inline
- * cap is persisted and the model gets a preview of it), for the adapter's `viewOf` (./claude.ts).
+ * cap is persisted and the model gets a preview of it), for the adapter's `viewOf` (./adapter.ts).
  * Pure; imports only the neutral view (./model-view.ts).
  */
-import { dropLastLine, HOST_MIN_INLINE_CHARS, linesView, WHOLE, type ModelView } from './model-view.js';
+import { dropLastLine, HOST_MIN_INLINE_CHARS, linesView, WHOLE, type ModelView } from '../model-view.js';
 
 /** The preview size of a persisted result (`r$ = 2000` in the CLI). */
 export const CLAUDE_PREVIEW_CHARS = 2000;

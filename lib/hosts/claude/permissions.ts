@@ -22,8 +22,8 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { plainWords } from '../command/plain-words.js';
-import { commandForms, ruleForm } from '../command/respell.js';
+import { plainWords } from '../../command/plain-words.js';
+import { commandForms, ruleForm } from '../../command/respell.js';
 
 export type RuleKind = 'allow' | 'deny' | 'ask';
 

@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import type { Problem } from './adapter.js';
+import type { Problem } from '../adapter.js';
 
 export function which(cmd: string, env: NodeJS.ProcessEnv): string | null {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
@@ -93,4 +93,9 @@ export function cliProblems(cli: { name: string; command: string; bin: string | 
     return [{ status: 'warn', what: `${cli.name} ${cli.version}; omni's replies were measured on ${cli.measured}`, fix: `run the real-host test (${cli.test}) against this version` }];
   }
   return [];
+}
+
+/** An installer's `detect` answer for a program found (or not) and how its version is read. */
+export function detectedAt(bin: string | null, version: (bin: string) => string | null | undefined): { detected: boolean; version?: string; where?: string } {
+  return bin ? { detected: true, version: version(bin) ?? undefined, where: bin } : { detected: false };
 }

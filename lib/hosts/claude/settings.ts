@@ -1,12 +1,11 @@
 /**
  * Installing omni's hooks into a Claude Code settings.json, and removing them: Claude Code's
- * events, matchers, timeouts (seconds) and file locations. The file handling is ./hook-config.ts.
+ * events, matchers, timeouts (seconds) and file locations. The file handling is ../kit/.
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { readSettings, withOmniHooks as withSpecs, withoutOmniHooks, writeSettings, type Obj, type OmniHookSpec, type WriteResult } from './hook-config.js';
-
-export { hookCommand, isOmniHandler, omniHandlersIn, readSettings, SettingsError, withoutOmniHooks, writeSettings, type OmniHookSpec, type WriteResult } from './hook-config.js';
+import { editSettings, type Obj, type WriteResult } from '../kit/config-file.js';
+import { hookSpecs, withOmniHooks as withSpecs, withoutOmniHooks, type OmniHookSpec } from '../kit/hook-entries.js';
 
 /**
  * PostToolUse: Bash, Read, and every MCP tool (`mcp__<server>__<tool>`) but those of the `omni`
@@ -38,7 +37,7 @@ export interface InstallOptions {
 
 /** The hook specs an install registers. */
 export function omniHookSpecs(opts: InstallOptions = {}): readonly OmniHookSpec[] {
-  return opts.preHook === true ? OMNI_HOOKS : OMNI_HOOKS.filter((h) => h.event !== 'PreToolUse');
+  return hookSpecs(OMNI_HOOKS, opts.preHook === true);
 }
 
 /** settings + omni's Claude Code hooks (pure). */
@@ -46,8 +45,13 @@ export function withOmniHooks(settings: Obj, bin: string, nodePath?: string, opt
   return withSpecs(settings, omniHookSpecs(opts), bin, nodePath);
 }
 
+/** Claude Code's own folder: `$CLAUDE_CONFIG_DIR`, default `~/.claude`. */
+export function claudeDir(env: NodeJS.ProcessEnv): string {
+  return env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
+}
+
 export function userSettingsPath(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude'), 'settings.json');
+  return join(claudeDir(env), 'settings.json');
 }
 
 export function projectSettingsPath(projectDir: string): string {
@@ -55,13 +59,10 @@ export function projectSettingsPath(projectDir: string): string {
 }
 
 export function installHooks(file: string, bin: string, nodePath?: string, opts: InstallOptions = {}): WriteResult {
-  const { text, json } = readSettings(file);
-  return writeSettings(file, text, withOmniHooks(json, bin, nodePath, opts));
+  return editSettings(file, (json) => withOmniHooks(json, bin, nodePath, opts));
 }
 
 export function uninstallHooks(file: string): WriteResult {
-  const { text, json } = readSettings(file);
-  if (text === null) return { file, changed: false, backup: null };
-  return writeSettings(file, text, withoutOmniHooks(json));
+  return editSettings(file, withoutOmniHooks, { onlyIfExists: true });
 }
 

@@ -21,12 +21,12 @@
  *   itself would run the command unasked and unsandboxed and no rule file can prompt or forbid.
  */
 import { closeSync, readdirSync, readSync } from 'node:fs';
-import { openRegularFile, readRegularFile, RefusedFile } from './read-text.js';
+import { openRegularFile, readRegularFile, RefusedFile } from '../read-text.js';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { definedIn, shellStartupFiles } from './shell-startup.js';
-import { isObject, type HookInput, type HookKind, type HostAdapter, type JsonObject, type PostShellInput, type PreToolInput, type RewriteDecision } from './adapter.js';
-import { headView, linesView, WHOLE, type ModelView } from './model-view.js';
+import { definedIn, shellStartupFiles } from '../shell-startup.js';
+import { isObject, type HookInput, type HookKind, type HostAdapter, type JsonObject, type PostShellInput, type PreToolInput, type RewriteDecision } from '../adapter.js';
+import { headView, linesView, WHOLE, type ModelView } from '../model-view.js';
 
 const KINDS: Record<string, HookKind> = {
   PreToolUse: 'pre-tool',

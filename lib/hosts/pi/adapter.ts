@@ -7,10 +7,10 @@
  * A failure (`isError: true`: non-zero exit, timeout, abort) is never touched, nor is any result
  * whose shape is not the one Pi's bash tool writes.
  */
-import type { ToolResultEvent, ToolResultEventResult } from './pi-api.js';
-import { isOmniOwnCommand } from './omni-command.js';
-import { passthroughRequested } from '../command/passthrough.js';
-import { dropFirstLine, linesView, WHOLE, type ModelView } from './model-view.js';
+import type { ToolResultEvent, ToolResultEventResult } from './api.js';
+import { isOmniOwnCommand } from '../omni-command.js';
+import { passthroughRequested } from '../../command/passthrough.js';
+import { dropFirstLine, linesView, WHOLE, type ModelView } from '../model-view.js';
 
 // ---------------------------------------------------------------------------------------------
 // Pure helpers: what Pi handed over, and what goes back.

@@ -10,9 +10,10 @@
  * The tool's text result is read by the host like a command hook's stdout.
  */
 
-/** The server name in `mcpServers` and the internal tool the handlers call. */
-export const HOOK_SERVER = 'omni';
-export const HOOK_TOOL = 'omni_hook';
+import { HOOK_TOOL, OMNI_SERVER as HOOK_SERVER } from '../mcp-offer.js';
+
+/** The server name in `mcpServers` and the internal tool the handlers call (../mcp-offer.ts). */
+export { HOOK_SERVER, HOOK_TOOL };
 /** The name the host gives the tool; a `permissions.deny` entry for it keeps it from the model. */
 export const HOOK_TOOL_FULL_NAME = `mcp__${HOOK_SERVER}__${HOOK_TOOL}`;
 /** The `omni mcp` flag that adds the internal tool (Cursor's `omni mcp` has no hooks to serve). */
