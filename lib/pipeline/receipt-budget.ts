@@ -67,9 +67,8 @@ export class StreamBudget {
 
   constructor(private readonly spool: Spool, private readonly output: Output, private readonly receipts: Receipts, private readonly run: RunState) {}
 
-  /** Streaming: one batch's bytes under the budget. */
-  batch(items: Item[]): Buffer {
-    const handles = this.receipts.markers(items);
+  /** Streaming: one batch's bytes under the budget (`handles`: its markers', archived already). */
+  batch(items: Item[], handles: Array<string | null> = this.receipts.markers(items)): Buffer {
     const from = this.output.rawEmitted;
     const f = this.forms(items, handles);
     if (f.at > this.output.rawEmitted) this.output.rawEmitted = f.at;
