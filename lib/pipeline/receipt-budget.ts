@@ -71,12 +71,7 @@ export class StreamBudget {
   /** True while the last thing rendered is a line with no terminator (markerLine, ./render-output.ts). */
   private dangling = false;
 
-  /** The spool's exact bytes, for the lines that go out as they came. */
-  private readonly slice: (from: number, to: number) => Buffer;
-
-  constructor(private readonly spool: Spool, private readonly output: Output, private readonly receipts: Receipts, private readonly run: RunState) {
-    this.slice = (from, to) => spool.slice(from, to);
-  }
+  constructor(private readonly spool: Spool, private readonly output: Output, private readonly receipts: Receipts, private readonly run: RunState) {}
 
   /** Streaming: one batch's bytes under the budget (`handles`: its markers', archived already). */
   batch(items: Item[], handles: Array<string | null> = this.receipts.markers(items)): Buffer {
@@ -179,16 +174,10 @@ export class StreamBudget {
   private line(f: BatchForms, it: Line): void {
     const rawLen = lineByteLength(it);
     if (it.end <= this.rawCut) return; // already out as raw bytes
-    const start = it.end - rawLen;
-    // Past what the batch covered so far, its bytes are still in the spool (a rewritten form
-    // may put a line before it, whose bytes may be gone).
-    const ahead = start >= f.at;
-    this.place(f, start, it.end);
+    this.place(f, it.end - rawLen, it.end);
     this.dangling = it.eol === '';
     if (!changedInPlace(it) && it.bytes === undefined) {
-      // As it came: its bytes in the input are exactly its text and terminator.
-      if (ahead) f.out.addRange(start, it.end, it.eol ? 0x0a : it.text.charCodeAt(it.text.length - 1), this.slice);
-      else f.out.add(it.text + it.eol);
+      f.out.add(it.text + it.eol);
       f.shortBytes += rawLen;
       return;
     }

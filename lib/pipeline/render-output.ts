@@ -130,39 +130,13 @@ export class Chunks {
   private parts: Buffer[] = [];
   private s = '';
   private last = -1;
-  /** A run of the input's own bytes [from, to), read by `slice` only when something else follows or the chunks are joined. */
-  private from = 0;
-  private to = 0;
-  private slice: ((from: number, to: number) => Buffer) | null = null;
 
   add(x: string | Buffer): void {
     if (!x.length) return;
-    if (this.slice) this.endRange();
     if (typeof x === 'string') { this.s += x; this.last = x.charCodeAt(x.length - 1); return; }
     if (this.s) { this.parts.push(Buffer.from(this.s)); this.s = ''; }
     this.parts.push(x);
     this.last = x[x.length - 1];
-  }
-
-  /**
-   * The input's exact bytes [from, to) (what `slice` reads, `lastByte` the last of them): a line
-   * that goes out as it came leaves as a slice of the input, and consecutive ones as one slice,
-   * rather than as text decoded and encoded again.
-   */
-  addRange(from: number, to: number, lastByte: number, slice: (from: number, to: number) => Buffer): void {
-    if (to <= from) return;
-    this.last = lastByte;
-    if (this.slice && this.to === from) { this.to = to; return; }
-    if (this.slice) this.endRange();
-    if (this.s) { this.parts.push(Buffer.from(this.s)); this.s = ''; }
-    this.from = from;
-    this.to = to;
-    this.slice = slice;
-  }
-
-  private endRange(): void {
-    this.parts.push(this.slice!(this.from, this.to));
-    this.slice = null;
   }
 
   /** Something was added, and it does not end a line. */
@@ -171,7 +145,6 @@ export class Chunks {
   }
 
   toBuffer(): Buffer {
-    if (this.slice) this.endRange();
     if (!this.parts.length) return Buffer.from(this.s);
     return Buffer.concat(this.s ? [...this.parts, Buffer.from(this.s)] : this.parts);
   }
