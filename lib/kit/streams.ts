@@ -140,6 +140,11 @@ export function duplex(opts: DuplexOptions): Duplex {
   return building ? (new SyncStream(opts) as unknown as Duplex) : new (streams().Duplex)(opts);
 }
 
+/** True while a buffered run builds its stages: a stage made now is synchronous and runs on no event loop turn. */
+export function buildingBuffered(): boolean {
+  return building;
+}
+
 /** Builds stages (a whole pipeline) for a buffered run: every stream made inside is synchronous. */
 export function buffered<T>(build: () => T): T {
   const was = building;

@@ -38,10 +38,16 @@ interface StreamTally {
 
 const noTally = (): StreamTally => ({ colourLines: 0, condensedLines: 0, redraws: 0, blankLines: 0, leftOut: 0, markers: 0 });
 
-/** One batch built both ways: `short` with lines changed in place and squeezed blank lines left out, `asIs` with them as they came. */
+/**
+ * One batch built one of two ways: short (`asIs` false: lines changed in place, squeezed blank
+ * lines left out) or as the lines came (`asIs` true). The short form is built first; the other
+ * only when the budget turns the short one down, which a stream whose bank holds the reserve
+ * never does: most batches are built once.
+ */
 interface BatchForms {
-  short: Chunks;
-  asIs: Chunks;
+  asIs: boolean;
+  out: Chunks;
+  /** The bytes of the short form (counted in either build). */
   shortBytes: number;
   /** Something in `short` differs from `asIs`. */
   differs: boolean;
@@ -67,17 +73,19 @@ export class StreamBudget {
 
   constructor(private readonly spool: Spool, private readonly output: Output, private readonly receipts: Receipts, private readonly run: RunState) {}
 
-  /** Streaming: one batch's bytes under the budget. */
-  batch(items: Item[]): Buffer {
-    const handles = this.receipts.markers(items);
+  /** Streaming: one batch's bytes under the budget (`handles`: its markers', archived already). */
+  batch(items: Item[], handles: Array<string | null> = this.receipts.markers(items)): Buffer {
     const from = this.output.rawEmitted;
-    const f = this.forms(items, handles);
+    const dangling = this.dangling;
+    const f = this.forms(items, handles, from, false);
     if (f.at > this.output.rawEmitted) this.output.rawEmitted = f.at;
     // The batch changes lines in place only when the bank, with what this batch saves, still
     // holds the receipt's reserve afterwards; otherwise those lines go out as they came.
     // Without an archive no receipt can be written, so nothing changes in place.
     if (!f.differs || !this.receipts.available || this.output.rawEmitted - this.output.written - f.shortBytes < RECEIPT_RESERVE_BYTES) {
-      if (f.inOrder) return f.asIs.toBuffer();
+      // Nothing differs: the short form is the form as the lines came.
+      if (f.inOrder && !f.differs) return f.out.toBuffer();
+      if (f.inOrder) return this.asCameForm(items, handles, from, dangling);
       // Later batches skip what this covers (a hider may still owe a marker for these lines).
       this.rawCut = f.at;
       return maskedRaw(this.spool.slice(from, f.at), items, from);
@@ -89,7 +97,19 @@ export class StreamBudget {
     t.redraws += f.tally.redraws;
     t.blankLines += f.tally.blankLines;
     t.leftOut += f.tally.leftOut;
-    return f.short.toBuffer();
+    return f.out.toBuffer();
+  }
+
+  /**
+   * The batch as its lines came, built again from where the short form started: the same walk
+   * from the same state (so the same markers, each counted once).
+   */
+  private asCameForm(items: Item[], handles: Array<string | null>, from: number, dangling: boolean): Buffer {
+    const markers = this.tally.markers;
+    this.dangling = dangling;
+    const g = this.forms(items, handles, from, true);
+    this.tally.markers = markers;
+    return g.out.toBuffer();
   }
 
   /**
@@ -121,8 +141,8 @@ export class StreamBudget {
     return { changed, rawHandle: handle };
   }
 
-  private forms(items: Item[], handles: Array<string | null>): BatchForms {
-    const f: BatchForms = { short: new Chunks(), asIs: new Chunks(), shortBytes: 0, differs: false, inOrder: true, at: this.output.rawEmitted, tally: noTally() };
+  private forms(items: Item[], handles: Array<string | null>, from: number, asIs: boolean): BatchForms {
+    const f: BatchForms = { asIs, out: new Chunks(), shortBytes: 0, differs: false, inOrder: true, at: from, tally: noTally() };
     let k = 0;
     for (const it of items) {
       if (it.kind === 'line') this.line(f, it);
@@ -141,7 +161,7 @@ export class StreamBudget {
     if (text.trim() !== '') { f.inOrder = false; f.differs = true; f.tally.leftOut += countLines(text); return; }
     f.differs = true;
     f.tally.blankLines += countLines(text);
-    f.asIs.add(text);
+    if (f.asIs) f.out.add(text);
   }
 
   /** Where an item's raw bytes start, against what the batch covered so far. */
@@ -157,9 +177,7 @@ export class StreamBudget {
     this.place(f, it.end - rawLen, it.end);
     this.dangling = it.eol === '';
     if (!changedInPlace(it) && it.bytes === undefined) {
-      const x = it.text + it.eol;
-      f.short.add(x);
-      f.asIs.add(x);
+      f.out.add(it.text + it.eol);
       f.shortBytes += rawLen;
       return;
     }
@@ -167,15 +185,13 @@ export class StreamBudget {
     const came = asCame(it);
     if (it.bytes || vis === came) {
       // Only masked (or bytes that are not UTF-8): it goes out so either way and owes no receipt.
-      f.short.add(came);
-      f.asIs.add(came);
+      f.out.add(came);
       f.shortBytes += sizeOf(came);
       return;
     }
     f.shortBytes += sizeOf(vis);
     f.differs = true;
-    f.short.add(vis);
-    f.asIs.add(came);
+    f.out.add(f.asIs ? came : vis);
     const kind = changeKind(it);
     if (kind === 'colour') f.tally.colourLines++;
     else if (kind === 'condensed') f.tally.condensedLines++;
@@ -202,13 +218,12 @@ export class StreamBudget {
       this.dangling = false;
       this.tally.markers++;
       f.shortBytes += markerBytes;
-      f.short.add(marker);
-      f.asIs.add(marker);
+      f.out.add(marker);
       return;
     }
     if (last) this.dangling = last.eol === '';
     f.shortBytes += hiddenBytes;
-    for (const x of hidden) { f.short.add(x); f.asIs.add(x); }
+    for (const x of hidden) f.out.add(x);
   }
 }
 

@@ -75,9 +75,28 @@ export class Receipts {
 
   /** The handles of the batch's markers, in order (one write for all when the archive can). */
   markers(items: Item[]): Array<string | null> {
-    const markers = items.filter((i): i is Marker => i.kind === 'marker');
-    if (!markers.length) return [];
-    const raws = markers.map((m) => runBytes(m.hidden));
+    return this.markersOf([items])[0];
+  }
+
+  /**
+   * The handles of several batches' markers, batch by batch, in one write: a write (one SQLite
+   * transaction) costs far more than the rows in it, so a fast stream's batches are archived
+   * together.
+   */
+  markersOf(batches: readonly Item[][]): Array<Array<string | null>> {
+    const raws: Buffer[] = [];
+    const counts = batches.map((items) => {
+      let n = 0;
+      for (const i of items) if (i.kind === 'marker') { raws.push(runBytes(i.hidden)); n++; }
+      return n;
+    });
+    const handles = this.putAll(raws);
+    let k = 0;
+    return counts.map((n) => handles.slice(k, (k += n)));
+  }
+
+  private putAll(raws: Buffer[]): Array<string | null> {
+    if (!raws.length) return [];
     const a = this.archive;
     if (!a) return raws.map(() => null);
     if (!a.putMany) return raws.map((r) => this.put(r));

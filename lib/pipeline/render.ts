@@ -18,7 +18,7 @@
  * - handed over: the caller (createPipeline) copies the raw chunks itself; render writes nothing more.
  */
 import type { Transform } from 'node:stream';
-import { transform } from '../kit/streams.js';
+import { buildingBuffered, transform } from '../kit/streams.js';
 import type { Archive, Batch, Item } from '../kit/types.js';
 import { BATCH_QUEUE, type RunState } from '../kit/stage.js';
 import type { Coverage, Spool } from './spool.js';
@@ -32,6 +32,16 @@ export type { RenderReport } from './render-output.js';
 export { maskedRaw } from './render-output.js';
 export { GATE_MIN_SAVED_BYTES, GATE_MIN_SAVED_RATIO, gate } from './final-gate.js';
 export { RECEIPT_RESERVE_BYTES } from './receipt-budget.js';
+
+/**
+ * A streamed run's batches wait for their archive write up to this many raw bytes, or this
+ * long: a fast stream's markers are archived in one transaction per MiB rather than one per
+ * 64 KiB batch (a transaction costs far more than its rows), and a slow producer's lines
+ * still go out within a blink. Nothing waiting has gone out: a marker is written only after
+ * the write that archived its lines.
+ */
+export const ARCHIVE_QUEUE_BYTES = 256 << 10;
+export const ARCHIVE_QUEUE_MS = 25;
 
 /** OMNI_MASK=all over passthrough text: a line longer than this goes out masked in pieces. */
 const PASS_MASK_LINE_MAX = 1 << 20;
@@ -67,12 +77,19 @@ class Renderer {
   private readonly receipts: Receipts;
   private readonly budget: StreamBudget;
   private readonly raw: RawCopy;
+  /** Streamed batches waiting for one archive write (ARCHIVE_QUEUE_BYTES), and the raw offset before them. */
+  private queued: Item[][] = [];
+  private queuedFrom = 0;
+  private flushTimer: NodeJS.Timeout | null = null;
+  /** A buffered run (synchronous stages) renders each batch at once: no turn of the event loop ends it. */
+  private readonly queues: boolean;
 
   constructor(private readonly desc: RunDescription, private readonly run: RunState, private readonly spool: Spool, private readonly report: RenderReport, private readonly edges: RenderEdges) {
     this.output = new Output(report, edges.coverage);
     this.receipts = new Receipts(edges.archive);
     this.budget = new StreamBudget(spool, this.output, this.receipts, run);
     this.raw = new RawCopy(desc.maskAll === true, run, spool, this.output);
+    this.queues = !buildingBuffered();
     const self = this;
     this.stream = transform({
       writableObjectMode: true,
@@ -104,16 +121,44 @@ class Renderer {
 
   private batch(batch: Batch): void {
     if (this.state === 'handed') return;
+    const before = this.lastEnd;
     this.lastEnd = batch.end;
     this.report.rawBytes = batch.end;
     if (this.state === 'raw') return this.goRaw(batch.end);
     if (this.run.passthrough) {
       if (this.state === 'holding') { this.held = []; this.output.rawEmitted = 0; }
+      this.flushQueue();
       return this.goRaw(batch.end);
     }
-    if (this.state === 'streaming') return this.write(this.budget.batch(batch.items));
+    if (this.state === 'streaming') return this.queue(batch.items, before);
     for (const it of batch.items) this.held.push(it);
     if (batch.end > this.desc.hold.bytes) this.startStreaming();
+  }
+
+  /** A streamed batch waits for the archive write of the batches around it (ARCHIVE_QUEUE_BYTES, ARCHIVE_QUEUE_MS). */
+  private queue(items: Item[], before: number): void {
+    if (!this.queued.length) this.queuedFrom = before;
+    this.queued.push(items);
+    if (!this.queues || this.lastEnd - this.queuedFrom >= ARCHIVE_QUEUE_BYTES) return this.flushQueue();
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = null;
+      try {
+        this.flushQueue();
+      } catch (err) {
+        // Outside the stream's own callbacks: fail the run open the way a throwing stage does.
+        this.stream.destroy(err as Error);
+      }
+    }, ARCHIVE_QUEUE_MS);
+  }
+
+  /** The waiting batches' markers archived in one write, then each batch out under the budget, in order. */
+  private flushQueue(): void {
+    if (this.flushTimer) { clearTimeout(this.flushTimer); this.flushTimer = null; }
+    if (!this.queued.length || this.stream.destroyed) return;
+    const batches = this.queued;
+    this.queued = [];
+    const handles = this.receipts.markersOf(batches);
+    for (let i = 0; i < batches.length; i++) this.write(this.budget.batch(batches[i], handles[i]));
   }
 
   private startStreaming(): void {
@@ -145,6 +190,7 @@ class Renderer {
 
   /** The input ended: each state ends its own way. */
   private end(): void {
+    this.flushQueue();
     this.ended = true;
     this.report.rawBytes = Math.max(this.report.rawBytes, this.spool.total);
     const exitCode = this.edges.exitCode();

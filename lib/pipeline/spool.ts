@@ -4,6 +4,11 @@
  */
 export const SPOOL_CAP_BYTES = 8 << 20;
 
+/** A head longer than this is kept in one buffer (Spool.joined). */
+export const HEAD_JOIN_BYTES = 1 << 20;
+/** …when its cap is at most this (a hold window set larger keeps its chunks: no buffer that size up front). */
+const HEAD_JOIN_MAX_CAP = 64 << 20;
+
 /**
  * The tee of a run's raw input. It keeps two things:
  *
@@ -22,6 +27,12 @@ export class Spool {
   constructor(private readonly cap: number = SPOOL_CAP_BYTES) {}
   private head: Buffer[] = [];
   private headLen = 0;
+  /**
+   * Past HEAD_JOIN_BYTES the head is copied, as it comes, into one buffer of `cap` bytes: a long
+   * run's `all()` then joins nothing at the end, where it would hold the head twice at the
+   * run's peak. A short payload (a hook's) keeps its chunks as they came, uncopied.
+   */
+  private joined: Buffer | null = null;
   /** Chunks past the head, oldest first; `first` is the oldest one still kept. */
   private rest: Buffer[] = [];
   private starts: number[] = [];
@@ -35,7 +46,14 @@ export class Spool {
     if (this.headLen < this.cap) {
       const room = this.cap - this.headLen;
       const h = chunk.length <= room ? chunk : chunk.subarray(0, room);
-      this.head.push(h);
+      if (!this.joined && this.headLen + h.length > HEAD_JOIN_BYTES && this.cap > HEAD_JOIN_BYTES && this.cap <= HEAD_JOIN_MAX_CAP) {
+        this.joined = Buffer.allocUnsafe(this.cap);
+        let at = 0;
+        for (const c of this.head) at += c.copy(this.joined, at);
+        this.head = [];
+      }
+      if (this.joined) h.copy(this.joined, this.headLen);
+      else this.head.push(h);
       this.headLen += h.length;
       part = chunk.subarray(h.length);
     }
@@ -81,6 +99,7 @@ export class Spool {
 
   /** The kept head (the whole input unless truncated). */
   all(): Buffer {
+    if (this.joined) return this.joined.subarray(0, this.headLen);
     if (this.head.length > 1) {
       const b = Buffer.concat(this.head, this.headLen);
       this.head = [b];
@@ -98,7 +117,8 @@ export class Spool {
       // head fills copies it again and again (a streamed run slices it once per blank-line gap).
       const upTo = Math.min(to, this.headLen);
       let s = 0;
-      for (const c of this.head) {
+      if (this.joined) parts.push(this.joined.subarray(from, upTo));
+      else for (const c of this.head) {
         const e = s + c.length;
         if (e > from && s < upTo) parts.push(c.subarray(Math.max(0, from - s), Math.min(c.length, upTo - s)));
         if (e >= upTo) break;
