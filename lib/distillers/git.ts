@@ -265,6 +265,31 @@ function commitPart(rw: Rewrites) {
   };
 }
 
+/** The file a patch's hunks belong to: its path, and whether the patch adds or deletes it whole. */
+interface PatchFile { path: string | null; whole: 'new' | 'deleted' | null }
+
+/** The file a header (its `diff --git` line, then the lines after it) introduces. */
+function fileOf(diffLine: string, texts: string[]): PatchFile {
+  const others = texts.filter((t) => !INDEX.test(t) && !t.startsWith('--- ') && !t.startsWith('+++ '));
+  return {
+    path: pathOf(diffLine),
+    whole: others.some((t) => t.startsWith('new file mode ')) ? 'new' : others.some((t) => t.startsWith('deleted file mode ')) ? 'deleted' : null,
+  };
+}
+
+/** The hunk an `@@` line opens (HUNK_HEADER's match) in `file`. */
+function newHunk(l: Line, m: RegExpExecArray, file: PatchFile): Hunk {
+  const oldCount = m[2] === undefined ? 1 : Number(m[2]);
+  const newCount = m[4] === undefined ? 1 : Number(m[4]);
+  const lock = file.path !== null && LOCKFILES.has(file.path.slice(file.path.lastIndexOf('/') + 1));
+  const whole = (file.whole === 'new' && oldCount === 0) || (file.whole === 'deleted' && newCount === 0);
+  return {
+    header: l, oldStart: Number(m[1]), oldCount, newStart: Number(m[3]), newCount, rest: m[5], oldLeft: oldCount, newLeft: newCount,
+    mode: whole || lock ? 'whole' : 'trim', body: [], head: whole ? WHOLE_FILE_HEAD : -1,
+    what: whole ? `this ${file.whole} file` : 'this lockfile hunk', spilled: false,
+  };
+}
+
 /**
  * Patches: each file header without git's `index` bookkeeping, each complete hunk's far context
  * cut (`planHunk`), a new or deleted file's body and a lockfile's hunk folded in place.
@@ -272,7 +297,7 @@ function commitPart(rw: Rewrites) {
 function patchPart(rw: Rewrites) {
   let fileHeader: Line[] | null = null;
   let combined = false; // `diff --cc`: two columns of signs, passed through as printed
-  let file: { path: string | null; whole: 'new' | 'deleted' | null } = { path: null, whole: null };
+  let file: PatchFile = { path: null, whole: null };
   let inPatch = false;
   let hunk: Hunk | null = null;
 
@@ -282,18 +307,12 @@ function patchPart(rw: Rewrites) {
     if (!lines) return;
     const [d, ...rest] = lines;
     const texts = rest.map(textOf);
-    const paths = GIT_PATHS.exec(textOf(d));
-    const minus = texts.find((t) => t.startsWith('--- '));
-    const plus = texts.find((t) => t.startsWith('+++ '));
-    const others = texts.filter((t) => !INDEX.test(t) && !t.startsWith('--- ') && !t.startsWith('+++ '));
-    file = {
-      path: pathOf(textOf(d)),
-      whole: others.some((t) => t.startsWith('new file mode ')) ? 'new' : others.some((t) => t.startsWith('deleted file mode ')) ? 'deleted' : null,
-    };
+    file = fileOf(textOf(d), texts);
     // Every header line stays but `index`: git's bookkeeping (blob ids), in a text patch.
+    const textPatch = texts.some((t) => t.startsWith('--- ')) && texts.some((t) => t.startsWith('+++ '));
     out.push(d);
     rest.forEach((l, i) => {
-      if (INDEX.test(texts[i]) && minus !== undefined && plus !== undefined && rw.leave(l)) rw.say(SAID.headers);
+      if (INDEX.test(texts[i]) && textPatch && rw.leave(l)) rw.say(SAID.headers);
       else out.push(l);
     });
   };
@@ -318,15 +337,7 @@ function patchPart(rw: Rewrites) {
     }
   };
   const openHunk = (l: Line, m: RegExpExecArray, out: Item[]) => {
-    const oldCount = m[2] === undefined ? 1 : Number(m[2]);
-    const newCount = m[4] === undefined ? 1 : Number(m[4]);
-    const lock = file.path !== null && LOCKFILES.has(file.path.slice(file.path.lastIndexOf('/') + 1));
-    const whole = (file.whole === 'new' && oldCount === 0) || (file.whole === 'deleted' && newCount === 0);
-    hunk = {
-      header: l, oldStart: Number(m[1]), oldCount, newStart: Number(m[3]), newCount, rest: m[5], oldLeft: oldCount, newLeft: newCount,
-      mode: whole || lock ? 'whole' : 'trim', body: [], head: whole ? WHOLE_FILE_HEAD : -1,
-      what: whole ? `this ${file.whole} file` : 'this lockfile hunk', spilled: false,
-    };
+    hunk = newHunk(l, m, file);
     // A whole file's body streams: its header goes out now, the fold follows in place.
     if (hunk.mode === 'whole') out.push(l);
   };

@@ -54,14 +54,23 @@ function charsOf(list: string, ci: boolean): Chars {
   return out.size > MAX_SET ? null : [...out];
 }
 
-/** Reads a regex source into a Node tree (the subset above; the rest reads as "any"). */
-function parse(src: string, ci: boolean): Node {
-  let i = 0;
-  const peek = () => src[i];
-  const ANY: Node = { t: 'chars', c: null };
+const ANY_CHAR: Node = { t: 'chars', c: null };
 
-  const escape = (inClass: boolean): Chars | 'empty' | 'bol' => {
-    const c = src[i++];
+/** A recursive-descent reading of a pattern's source, as far as a gate needs it (see parse). */
+class PatternReader {
+  private i = 0;
+  constructor(private readonly src: string, private readonly ci: boolean) {}
+
+  read(): Node {
+    return this.alternation();
+  }
+
+  private peek(): string {
+    return this.src[this.i];
+  }
+
+  private escape(inClass: boolean): Chars | 'empty' | 'bol' {
+    const c = this.src[this.i++];
     switch (c) {
       case 'd': return charsOf(DIGITS, false);
       case 's': return charsOf(WS, false);
@@ -74,118 +83,121 @@ function parse(src: string, ci: boolean): Node {
       case 'v': return ['\v'];
       case 'f': return ['\f'];
       case '0': return ['\0'];
-      case 'x': { const h = src.slice(i, i + 2); i += 2; return charsOf(String.fromCharCode(parseInt(h, 16)), ci); }
+      case 'x': { const h = this.src.slice(this.i, this.i + 2); this.i += 2; return charsOf(String.fromCharCode(parseInt(h, 16)), this.ci); }
       case 'u': {
-        if (src[i] === '{') { const e = src.indexOf('}', i); i = e + 1; return null; }
-        const h = src.slice(i, i + 4); i += 4; return charsOf(String.fromCharCode(parseInt(h, 16)), ci);
+        if (this.src[this.i] === '{') { const e = this.src.indexOf('}', this.i); this.i = e + 1; return null; }
+        const h = this.src.slice(this.i, this.i + 4); this.i += 4; return charsOf(String.fromCharCode(parseInt(h, 16)), this.ci);
       }
-      case 'c': i++; return null;
-      case 'k': { const e = src.indexOf('>', i); i = e + 1; return null; }
+      case 'c': this.i++; return null;
+      case 'k': { const e = this.src.indexOf('>', this.i); this.i = e + 1; return null; }
       default:
-        if (c >= '1' && c <= '9') { while (src[i] >= '0' && src[i] <= '9') i++; return null; } // back-reference
-        return charsOf(c, ci);
+        if (c >= '1' && c <= '9') { while (this.src[this.i] >= '0' && this.src[this.i] <= '9') this.i++; return null; } // back-reference
+        return charsOf(c, this.ci);
     }
-  };
+  }
 
-  const klass = (): Node => {
+  private klass(): Node {
     // at '[' already consumed
     let negated = false;
-    if (src[i] === '^') { negated = true; i++; }
+    if (this.src[this.i] === '^') { negated = true; this.i++; }
     const set = new Set<string>();
     let unknown = false;
-    while (i < src.length && src[i] !== "]") {
+    while (this.i < this.src.length && this.src[this.i] !== "]") {
       let lo: string | null = null;
-      if (src[i] === '\\') {
-        i++;
-        const e = escape(true);
+      if (this.src[this.i] === '\\') {
+        this.i++;
+        const e = this.escape(true);
         if (e === null || e === 'empty' || e === 'bol') { unknown = true; continue; }
-        if (e.length !== 1 || ci) { for (const x of e) set.add(x); continue; }
+        if (e.length !== 1 || this.ci) { for (const x of e) set.add(x); continue; }
         lo = e[0];
-      } else lo = src[i++];
-      if (src[i] === '-' && src[i + 1] !== ']' && i + 1 < src.length) {
-        i++;
+      } else lo = this.src[this.i++];
+      if (this.src[this.i] === '-' && this.src[this.i + 1] !== ']' && this.i + 1 < this.src.length) {
+        this.i++;
         let hi: string;
-        if (src[i] === '\\') { i++; const e = escape(true); if (!e || e === 'empty' || e === 'bol' || e.length !== 1) { unknown = true; continue; } hi = e[0]; }
-        else hi = src[i++];
+        if (this.src[this.i] === '\\') { this.i++; const e = this.escape(true); if (!e || e === 'empty' || e === 'bol' || e.length !== 1) { unknown = true; continue; } hi = e[0]; }
+        else hi = this.src[this.i++];
         const a = lo.charCodeAt(0), b = hi.charCodeAt(0);
         if (b - a > MAX_SET) { unknown = true; continue; }
         for (let k = a; k <= b; k++) {
-          const v = ci ? foldCase(String.fromCharCode(k)) : [String.fromCharCode(k)];
+          const v = this.ci ? foldCase(String.fromCharCode(k)) : [String.fromCharCode(k)];
           if (!v) unknown = true; else for (const x of v) set.add(x);
         }
         continue;
       }
-      const v = ci ? foldCase(lo) : [lo];
+      const v = this.ci ? foldCase(lo) : [lo];
       if (!v) unknown = true; else for (const x of v) set.add(x);
     }
-    i++; // ']'
-    if (negated || unknown || set.size > MAX_SET) return ANY;
+    this.i++; // ']'
+    if (negated || unknown || set.size > MAX_SET) return ANY_CHAR;
     return { t: 'chars', c: [...set] };
-  };
+  }
 
-  const atom = (): Node | null => {
-    const c = peek();
+  private atom(): Node | null {
+    const c = this.peek();
     if (c === '(') {
-      i++;
+      this.i++;
       let look = false;
-      if (src[i] === '?') {
-        if (src[i + 1] === ':') i += 2;
-        else if (src[i + 1] === '=' || src[i + 1] === '!') { i += 2; look = true; }
-        else if (src[i + 1] === '<' && (src[i + 2] === '=' || src[i + 2] === '!')) { i += 3; look = true; }
-        else if (src[i + 1] === '<') { i = src.indexOf('>', i) + 1; }
+      if (this.src[this.i] === '?') {
+        if (this.src[this.i + 1] === ':') this.i += 2;
+        else if (this.src[this.i + 1] === '=' || this.src[this.i + 1] === '!') { this.i += 2; look = true; }
+        else if (this.src[this.i + 1] === '<' && (this.src[this.i + 2] === '=' || this.src[this.i + 2] === '!')) { this.i += 3; look = true; }
+        else if (this.src[this.i + 1] === '<') { this.i = this.src.indexOf('>', this.i) + 1; }
       }
-      const inner = alternation();
-      i++; // ')'
+      const inner = this.alternation();
+      this.i++; // ')'
       return look ? { t: 'empty' } : inner;
     }
-    if (c === '[') { i++; return klass(); }
+    if (c === '[') { this.i++; return this.klass(); }
     if (c === '\\') {
-      i++;
-      const e = escape(false);
+      this.i++;
+      const e = this.escape(false);
       if (e === 'empty') return { t: 'empty' };
       if (e === 'bol') return { t: 'bol' };
       return { t: 'chars', c: e };
     }
-    if (c === '^') { i++; return { t: 'bol' }; }
-    if (c === '$') { i++; return { t: 'empty' }; }
-    if (c === '.') { i++; return ANY; }
-    i++;
-    return { t: 'chars', c: charsOf(c, ci) };
-  };
+    if (c === '^') { this.i++; return { t: 'bol' }; }
+    if (c === '$') { this.i++; return { t: 'empty' }; }
+    if (c === '.') { this.i++; return ANY_CHAR; }
+    this.i++;
+    return { t: 'chars', c: charsOf(c, this.ci) };
+  }
 
-  const quantified = (): Node | null => {
-    const a = atom();
+  private quantified(): Node | null {
+    const a = this.atom();
     if (!a) return null;
     let min = -1, max = -1;
-    const q = peek();
-    if (q === '*') { min = 0; max = Infinity; i++; }
-    else if (q === '+') { min = 1; max = Infinity; i++; }
-    else if (q === '?') { min = 0; max = 1; i++; }
+    const q = this.peek();
+    if (q === '*') { min = 0; max = Infinity; this.i++; }
+    else if (q === '+') { min = 1; max = Infinity; this.i++; }
+    else if (q === '?') { min = 0; max = 1; this.i++; }
     else if (q === '{') {
-      const m = /^\{(\d+)(,(\d*))?\}/.exec(src.slice(i));
-      if (m) { min = Number(m[1]); max = m[2] === undefined ? min : m[3] === '' ? Infinity : Number(m[3]); i += m[0].length; }
+      const m = /^\{(\d+)(,(\d*))?\}/.exec(this.src.slice(this.i));
+      if (m) { min = Number(m[1]); max = m[2] === undefined ? min : m[3] === '' ? Infinity : Number(m[3]); this.i += m[0].length; }
     }
     if (min < 0) return a;
-    if (peek() === '?') i++; // lazy
+    if (this.peek() === '?') this.i++; // lazy
     return { t: 'rep', x: a, min, max };
-  };
+  }
 
-  const sequence = (): Node => {
+  private sequence(): Node {
     const xs: Node[] = [];
-    while (i < src.length && peek() !== '|' && peek() !== ')') {
-      const q = quantified();
+    while (this.i < this.src.length && this.peek() !== '|' && this.peek() !== ')') {
+      const q = this.quantified();
       if (q) xs.push(q);
     }
     return xs.length === 1 ? xs[0] : { t: 'seq', xs };
-  };
+  }
 
-  const alternation = (): Node => {
-    const xs = [sequence()];
-    while (peek() === '|') { i++; xs.push(sequence()); }
+  private alternation(): Node {
+    const xs = [this.sequence()];
+    while (this.peek() === '|') { this.i++; xs.push(this.sequence()); }
     return xs.length === 1 ? xs[0] : { t: 'alt', xs };
-  };
+  }
+}
 
-  return alternation();
+/** Reads a regex source into a Node tree (the subset above; the rest reads as "any"). */
+function parse(src: string, ci: boolean): Node {
+  return new PatternReader(src, ci).read();
 }
 
 /**
