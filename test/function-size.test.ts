@@ -1,8 +1,8 @@
 /**
- * The doors and the pipeline's edges are read by people: no function there runs over 100 lines
- * (a door's walk, the run's description, render's states, its final gate and receipt budget,
- * `omni discover`'s replay, the MCP hook tool). Counted from the source with TypeScript's parser:
- * every function, method, arrow and constructor, from its first line to its last.
+ * lib/ is read by people: no function there runs over 100 lines (a door's walk, the run's
+ * description, render's states, a distiller's unit, the ledger's fold, the command tokenizer,
+ * a host's installer). Counted from the source with TypeScript's parser: every function, method,
+ * arrow and constructor, from its first line to its last.
  */
 import t from 'tap';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -43,6 +43,14 @@ export function longFunctions(file: string, source: string, max = MAX_LINES): st
 t.test(`no function in the doors and the pipeline's edges runs over ${MAX_LINES} lines`, async (t) => {
   t.ok(EDGES.length > 20, `${EDGES.length} files`);
   t.same(EDGES.flatMap((f) => longFunctions(f, readFileSync(join(ROOT, f), 'utf8'))), []);
+});
+
+t.test(`no function anywhere in lib/ runs over ${MAX_LINES} lines`, async (t) => {
+  const files = (readdirSync(join(ROOT, 'lib'), { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => `lib/${f.split('\\').join('/')}`);
+  t.ok(files.length > 150, `${files.length} files`);
+  t.same(files.flatMap((f) => longFunctions(f, readFileSync(join(ROOT, f), 'utf8'))), []);
 });
 
 t.test('the count finds a long function', async (t) => {

@@ -95,6 +95,33 @@ function holding(run: RunState, h: LineHandler): Transform {
   );
 }
 
+/** Kept lines fold like generic output, or, with `rec.foldKey`, by the key it gives the line at hand (`key()`). */
+function keptFolder(run: RunState, rec: Recogniser, key: () => string | null): Folder {
+  return new Folder(
+    run,
+    rec.foldNoun ?? 'similar lines',
+    rec.foldKey ? (l) => key() !== null || l.tier === 'noise' : undefined,
+    rec.foldKey ? (l) => key() ?? template(l.plain ?? l.text) : undefined,
+  );
+}
+
+/**
+ * Pure: how many of a closed run's lines hide behind its marker, and the marker's note (null:
+ * the fold does not pay, every line stays). Trailing lead-ins stay (only the nearest one: `===
+ * RUN a`, `=== RUN b`, output of b keeps `=== RUN b`), and so do trailing blank lines.
+ */
+function closing(hidden: Line[], hits: Hit[], rec: Recogniser): { keep: number; note: string | null } {
+  let keep = hidden.length;
+  while (keep > 0 && hits[keep - 1] === BLANK) keep--;
+  if (keep > 0 && hits[keep - 1].lead) keep--;
+  let bytes = 0;
+  for (let i = 0; i < keep; i++) bytes += lineByteLength(hidden[i]);
+  const shown = keep === hidden.length ? hidden : hidden.slice(0, keep);
+  const notes = keep < FOLD_MIN_LINES ? '' : rec.note ? rec.note(shown) : noteOf(hits, keep);
+  const note = typeof notes === 'string' ? (foldPays(keep, bytes, notes) ? notes : null) : notes.find((n) => foldPays(keep, bytes, n)) ?? null;
+  return { keep: note === null ? 0 : keep, note };
+}
+
 /** The 'run' unit: contiguous runs of recognised lines, each one marker where it stood. */
 function runUnit(run: RunState, rec: Recogniser): LineHandler {
   const strict = rec.others === 'keep';
@@ -106,30 +133,13 @@ function runUnit(run: RunState, rec: Recogniser): LineHandler {
   let curKey: string | null = null;
   /** The lines of an open section (Hit.section) and what the recogniser said of each. */
   let section: Array<{ l: Line; seen: Seen }> | null = null;
-  const folder = strict
-    ? null
-    : new Folder(
-      run,
-      rec.foldNoun ?? 'similar lines',
-      rec.foldKey ? (l) => curKey !== null || l.tier === 'noise' : undefined,
-      rec.foldKey ? (l) => curKey ?? template(l.plain ?? l.text) : undefined,
-    );
+  const folder = strict ? null : keptFolder(run, rec, () => curKey);
 
   /** Ends the open run: its recognised lines become a marker, trailing lead-ins stay. */
   const close = (out: Item[]) => {
     if (!hidden.length) return;
-    // Trailing lead-ins stay (only the nearest one: `=== RUN a`, `=== RUN b`, output of b
-    // keeps `=== RUN b`), and so do trailing blank lines.
-    let keep = hidden.length;
-    while (keep > 0 && hits[keep - 1] === BLANK) keep--;
-    if (keep > 0 && hits[keep - 1].lead) keep--;
-    let bytes = 0;
-    for (let i = 0; i < keep; i++) bytes += lineByteLength(hidden[i]);
-    const shown = keep === hidden.length ? hidden : hidden.slice(0, keep);
-    const notes = keep < FOLD_MIN_LINES ? '' : rec.note ? rec.note(shown) : noteOf(hits, keep);
-    const note = typeof notes === 'string' ? (foldPays(keep, bytes, notes) ? notes : null) : notes.find((n) => foldPays(keep, bytes, n)) ?? null;
-    if (note !== null) out.push({ kind: 'marker', note, hidden: shown });
-    else keep = 0;
+    const { keep, note } = closing(hidden, hits, rec);
+    if (note !== null) out.push({ kind: 'marker', note, hidden: keep === hidden.length ? hidden : hidden.slice(0, keep) });
     for (let i = keep; i < hidden.length; i++) out.push(hidden[i]);
     hidden = [];
     hits = [];
