@@ -6,6 +6,7 @@ import { analyzeCommand, basename, peelWrappers, type CommandAnalysis, type Prod
 import { namesNoTool, programVia, scriptVia } from '../command/runners.js';
 import { Mix, type MixPlan } from './mix.js';
 import { NOTHING, stageFor } from './hide.js';
+import ansible from './ansible.js';
 import bunTest from './bun-test.js';
 import bundler from './bundler.js';
 import cargoBuild from './cargo-build.js';
@@ -50,6 +51,7 @@ export type { DistillerSpec } from '../kit/spec.js';
  * Adding one is one import and one line.
  */
 export const DISTILLERS: readonly DistillerSpec[] = Object.freeze([
+  ansible,
   bunTest,
   bundler,
   cargoBuild,
