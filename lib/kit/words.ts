@@ -18,6 +18,9 @@ let native = false;
 /** Does the line hold a word that may state a failure or a warning? */
 export function saysFailureOrWarning(t: string): boolean {
   // Asked of every line a fold would hide: compiled to machine code at once (lib/base/native-regex.ts).
-  if (!native) native = compileNative(MAY_STATE_FAILURE) === MAY_STATE_FAILURE;
+  if (!native) {
+    compileNative(MAY_STATE_FAILURE);
+    native = true;
+  }
   return MAY_STATE_FAILURE.test(t) || WARNING_WORD.test(t);
 }

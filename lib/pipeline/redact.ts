@@ -36,7 +36,10 @@ let native = false;
 
 /** MAYBE over `text`: tried on every line, so compiled to machine code at once (lib/base/native-regex.ts). */
 function maybe(text: string): boolean {
-  if (!native) native = compileNative(MAYBE) === MAYBE;
+  if (!native) {
+    compileNative(MAYBE);
+    native = true;
+  }
   return MAYBE.test(text);
 }
 
