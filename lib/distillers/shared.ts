@@ -89,8 +89,12 @@ function variableEnd(s: string, i: number): number {
       while (j < s.length && (isDigit(s.charCodeAt(j)) || isHexLetter(s.charCodeAt(j)))) j++;
       if (j > i + 2) return j;
     }
-    UUID_AT.lastIndex = i;
-    if (UUID_AT.test(s)) return UUID_AT.lastIndex;
+    // A uuid has its first '-' after eight hex digits: without one there, no regex call (this
+    // runs at every word start of every line compared).
+    if (s.charCodeAt(i + 8) === 45) {
+      UUID_AT.lastIndex = i;
+      if (UUID_AT.test(s)) return UUID_AT.lastIndex;
+    }
     let j = i;
     let digit = false;
     let letter = false;
@@ -117,12 +121,16 @@ function variableEnd(s: string, i: number): number {
     break;
   }
   // A size or a duration: its unit goes with it (`250K` ~ `4.24M`, `3ms` ~ `1.2s`).
+  // Only a char a unit starts with is worth the regex call (most numbers have none).
+  if (j >= s.length || !UNIT_FIRST.includes(s[j])) return j;
   UNIT_AT.lastIndex = j;
   return UNIT_AT.test(s) ? UNIT_AT.lastIndex : j;
 }
 
 /** The unit a number may carry, glued to it and ending the word. */
 const UNIT_AT = /(?:[KMGT]i?B?|[kmµun]?s|B|min|h)(?![A-Za-z0-9_])/y;
+/** Every char UNIT_AT can start with. */
+const UNIT_FIRST = 'KMGTkmµunsBh';
 const isSpace = (c: number): boolean => c === 32 || c === 9;
 
 /**

@@ -1,3 +1,5 @@
+import { compileNative } from '../base/native-regex.js';
+
 /**
  * Words that may state a failure even where classify found none (`tar: Exiting with failure
  * status due to previous errors` is text to classify). classify's FAILURE list is precise,
@@ -11,7 +13,14 @@ export const MAY_STATE_FAILURE = /error|fail|fatal|panic|exception|traceback|den
 /** A warning said in words: what a fold of alike lines never hides either. */
 const WARNING_WORD = /warn|deprecat/i;
 
+let native = false;
+
 /** Does the line hold a word that may state a failure or a warning? */
 export function saysFailureOrWarning(t: string): boolean {
+  // Asked of every line a fold would hide: compiled to machine code at once (lib/base/native-regex.ts).
+  if (!native) {
+    compileNative(MAY_STATE_FAILURE);
+    native = true;
+  }
   return MAY_STATE_FAILURE.test(t) || WARNING_WORD.test(t);
 }

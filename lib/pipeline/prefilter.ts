@@ -13,6 +13,7 @@
  * alternation, classes, quantifiers, escapes, anchors, look-arounds); anything it does not
  * know reads as "any character", which can only weaken an atom, never make one wrong.
  */
+import { compileNative } from '../base/native-regex.js';
 
 /** A set of single characters, or null for "too many to list" (any character, as far as atoms go). */
 type Chars = string[] | null;
@@ -531,7 +532,8 @@ export class Prefilter {
     this.always = t.always;
     for (const [c, b] of t.atStart) this.atStart.set(c, b);
     for (const [c, b] of t.afterSpace) this.afterSpace.set(c, b);
-    for (const src of t.res) this.res.push(new RegExp(src));
+    // A group's regex is tried on every line, and is literals only: machine code at once.
+    for (const src of t.res) this.res.push(compileNative(new RegExp(src)));
     this.rbits.push(...t.rbits);
     this.anyAfterSpace = this.afterSpace.size > 0;
     for (const [c, b] of this.atStart) if (c < 128) this.startAscii[c] = b;

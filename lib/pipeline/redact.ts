@@ -1,5 +1,6 @@
 import type { Line } from '../kit/types.js';
 import { batchStage, type RunState } from '../kit/stage.js';
+import { compileNative } from '../base/native-regex.js';
 
 /*
  * redact: secret values print as `***` wherever omni delivers text it distilled. The one
@@ -31,9 +32,20 @@ import { batchStage, type RunState } from '../kit/stage.js';
  */
 const MAYBE = /p(?:ass|wd|ypi-)|t(?:oken)|s(?:ecret|k[-_]|g\.|hp(?:at|ss|ca|pa)_|ig=)|k(?:ey)|b(?:earer|egin)|a(?:uth|iza|kia|sia)|c(?:redential|url)|g(?:h[pousr]_|ithub_pat_|l(?:pat|dt|rt|ptt|soat)-)|x(?:ox[abeoprs]-|app-)|e(?:yj)|n(?:pm_)|h(?:v[sbr]\.|f_|ooks\.slack)|r(?:k_)|w(?:hsec_)|d(?:ckr_pat_|o[por]_v1_)|:\/\/[^\s/@:]*:[^\s/@]+@/i;
 
+let native = false;
+
+/** MAYBE over `text`: tried on every line, so compiled to machine code at once (lib/base/native-regex.ts). */
+function maybe(text: string): boolean {
+  if (!native) {
+    compileNative(MAYBE);
+    native = true;
+  }
+  return MAYBE.test(text);
+}
+
 /** True when a line may hold a secret (or a private key's first line); false means it holds none. */
 export function maySecret(text: string): boolean {
-  return MAYBE.test(text);
+  return maybe(text);
 }
 
 /** What stands for a value: `***`. A value shorter than that is no secret and stays (a mask is never longer). */
@@ -142,7 +154,7 @@ export interface MaskStep extends Redaction {
 
 /** Pure: one line with its secret values replaced by `***`, and how many there were. */
 export function redactLine(text: string): Redaction {
-  if (!MAYBE.test(text)) return { text, count: 0 };
+  if (!maybe(text)) return { text, count: 0 };
   return redactMaybe(text);
 }
 
@@ -162,7 +174,7 @@ export function maskStep(text: string, inKey: boolean): MaskStep {
     if (KEY_END.test(text)) return { text, count: 0, inKey: false };
     if (KEY_BODY.test(text)) return { text: text.replace(/\S(?:.*\S)?/, maskOf), count: 0, inKey: true };
   }
-  if (!MAYBE.test(text)) return { text, count: 0, inKey: false };
+  if (!maybe(text)) return { text, count: 0, inKey: false };
   const r = redactMaybe(text);
   // A BEGIN line with nothing after its armour opens a block of lines to mask.
   const begin = KEY_BEGIN.exec(text);
@@ -186,7 +198,7 @@ export function maskSecrets(text: string): string {
 export function textMasker(): (text: string) => string {
   let inKey = false;
   return (text) => {
-    if (!inKey && !MAYBE.test(text)) return text;
+    if (!inKey && !maybe(text)) return text;
     let out = '';
     let at = 0;
     while (at <= text.length) {
@@ -321,7 +333,7 @@ export function redact(run: RunState, opts: { maskAll?: boolean; read?: boolean 
   const visible = (l: Line) => {
     const shown = l.out ?? l.plain ?? l.text;
     const raw = l.raw ?? l.text;
-    if (!inKey && !MAYBE.test(shown) && (raw === shown || !MAYBE.test(raw))) return;
+    if (!inKey && !maybe(shown) && (raw === shown || !maybe(raw))) return;
     const before = inKey;
     const r = maskStep(shown, before);
     inKey = r.inKey;
@@ -339,7 +351,7 @@ export function redact(run: RunState, opts: { maskAll?: boolean; read?: boolean 
   };
   const hidden = (l: Line) => {
     const raw = l.raw ?? l.text;
-    if (!inKey && !MAYBE.test(raw)) return;
+    if (!inKey && !maybe(raw)) return;
     const r = maskStep(raw, inKey);
     inKey = r.inKey;
     if (r.text !== raw) l.masked = r.text;
@@ -351,7 +363,7 @@ export function redact(run: RunState, opts: { maskAll?: boolean; read?: boolean 
       else {
         for (const h of it.hidden) hidden(h);
         // A marker may quote one of the lines it hides: the quote is shown, so it is masked.
-        if (MAYBE.test(it.note)) it.note = maskStep(it.note, false).text;
+        if (maybe(it.note)) it.note = maskStep(it.note, false).text;
       }
     }
     push(batch);
