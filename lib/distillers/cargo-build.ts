@@ -21,17 +21,16 @@ const BINARY = /^\s+(Running|Doc-tests) \S/;
 /** The verdict of a binary that ran no test: nothing passed, failed or was ignored (a filter may have left none). */
 const RAN_NONE = /^test result: ok\. 0 passed; 0 failed; 0 ignored; 0 measured; \d+ filtered out(;|$)/;
 
-/** Lines of one section: a test binary's heading, and the verdict that closes it when it ran no test. */
-const HEADING: Hit = { noun: '', section: 'opens' };
-const NONE_RAN: Hit = { noun: '', section: 'closes' };
-
 /*
  * A test binary that ran no test (`Running unittests src/main.rs`, blank, `running 0 tests`,
  * blank, `test result: ok. 0 passed; …`) folds whole, heading and verdict: it says no more than
  * the marker's count of such binaries. A binary that ran tests keeps its heading and its
  * verdict, whatever became of its test lines; which is which shows only at the verdict, so the
- * engine holds the few lines of a section until then (Hit.section).
+ * engine holds the few lines of a section until then (Hit.section): its heading opens it, the
+ * verdict of a binary that ran none closes it.
  */
+const HEADING: Hit = { noun: '', section: 'opens' };
+const NONE_RAN: Hit = { noun: '', section: 'closes' };
 
 /*
  * rustc's and clippy's lint boilerplate under a warning: the link to the lint's page (`= help:

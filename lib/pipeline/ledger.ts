@@ -145,8 +145,6 @@ class LedgerFold {
   private readonly session: HashLookup;
   private readonly retrieved: ReadonlySet<string> | undefined;
   private readonly headOnly: boolean;
-  /** A file's text is not a tool's verdict: a Read's failure- or signal-looking lines fold too. */
-  private readonly tiersCount: boolean;
   private readonly patch: PatchLines | null;
   private readonly project: HashLookup | undefined;
   private readonly h = new Uint32Array(2);
@@ -165,7 +163,6 @@ class LedgerFold {
     this.session = shown.session;
     this.retrieved = shown.retrieved;
     this.headOnly = ctx.tool === 'Read';
-    this.tiersCount = !this.headOnly;
     this.patch = this.headOnly ? null : new PatchLines();
     this.project = this.headOnly && LEDGER_PROJECT_FOLD_SKIPS_READ ? undefined : shown.project;
   }
@@ -219,7 +216,8 @@ class LedgerFold {
     // Failure lines are never folded (the same TypeError on a re-run is the signal); nor are
     // signal lines (verdicts, summaries): on the corpus replay, folding them hid re-runs'
     // "Tests 500 passed" lines. Both end a run.
-    if (this.tiersCount && (line.tier === 'failure' || line.tier === 'signal')) return null;
+    // A file's text is not a tool's verdict: a Read's failure- or signal-looking lines fold too.
+    if (!this.headOnly && (line.tier === 'failure' || line.tier === 'signal')) return null;
     // Nor is a line this run shows in another form (or its exact bytes, not UTF-8): the reader
     // gets that form, not a fold.
     if (line.out !== undefined || line.bytes !== undefined) return null;
