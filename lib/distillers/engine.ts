@@ -524,4 +524,16 @@ class Rewriter implements Rewrites {
   say(what: string): void {
     if (!this.run.rewrites.includes(what)) this.run.rewrites.push(what);
   }
+
+  get remembers(): boolean {
+    return this.run.shownWhole !== null;
+  }
+
+  shownBefore(key: string): boolean {
+    return this.run.shownWhole !== null && this.run.shownWhole(key);
+  }
+
+  show(key: string): void {
+    if (this.run.shownWhole !== null) this.run.shownKeys.push(key);
+  }
 }

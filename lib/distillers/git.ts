@@ -1,6 +1,6 @@
 import type { Item, Line } from '../kit/types.js';
 import type { DistillerSpec, ProducerRoute } from '../kit/spec.js';
-import { mustStay } from '../kit/marker.js';
+import { foldPays, mustStay } from '../kit/marker.js';
 import { NOTHING, type LineHandler, type Recognition, type Rewrites } from './hide.js';
 import { plural, programOf, subcommand, textOf } from './shared.js';
 
@@ -392,6 +392,92 @@ function patchPart(rw: Rewrites) {
   };
 }
 
+/** A file's patch longer than this is not held to be compared: it goes on as it comes, and is not recorded. */
+const PATCH_HELD_MAX_BYTES = 64 * 1024;
+
+const noteShownPatch = (hidden: Line[]) => `${plural(hidden.length, 'line')} of this file's patch, as you were already shown it`;
+
+/**
+ * One file's patch, its `diff --git` line through its last hunk line, held whole until it ends,
+ * when the run has a reader. A patch this reader was already shown byte for byte in this
+ * context (`git diff`, then the commit's `git show` or `git log -p`; `git diff` again with the
+ * file unchanged) keeps its `diff --git` line, and the rest folds in place behind one marker:
+ * the reader holds it, and the marker says so. Any other goes on to the patch handler
+ * (`next`) line by line and is recorded as shown. `closeAll` ends the handler's open parts
+ * before a fold is written after them. A failure-looking line anywhere keeps the patch unfolded.
+ */
+function shownPatches(rw: Rewrites, next: (l: Line, out: Item[]) => void, closeAll: (out: Item[]) => void) {
+  let held: Line[] | null = null;
+  let bytes = 0;
+  let hunkSeen = false;
+  let oldLeft = 0;
+  let newLeft = 0;
+
+  /** The line continues the held patch: a header line before its hunks, a hunk header, or one of a hunk's lines by its counts. */
+  const continues = (t: string): boolean => {
+    if (t.startsWith('\\')) return hunkSeen; // `\ No newline at end of file`
+    if (oldLeft > 0 || newLeft > 0) {
+      const c = t[0];
+      if ((c === ' ' || t === '') && oldLeft > 0 && newLeft > 0) { oldLeft--; newLeft--; return true; }
+      if (c === '-' && oldLeft > 0) { oldLeft--; return true; }
+      if (c === '+' && newLeft > 0) { newLeft--; return true; }
+      return false;
+    }
+    const m = HUNK_HEADER.exec(t);
+    if (m) {
+      hunkSeen = true;
+      oldLeft = m[2] === undefined ? 1 : Number(m[2]);
+      newLeft = m[4] === undefined ? 1 : Number(m[4]);
+      return true;
+    }
+    return !hunkSeen && FILE_HEADER.test(t);
+  };
+  const release = (out: Item[], whole: boolean) => {
+    const lines = held;
+    held = null;
+    if (!lines) return;
+    const key = lines.map(textOf).join('\n');
+    const rest = lines.slice(1);
+    let restBytes = 0;
+    for (const l of rest) restBytes += (l.raw ?? l.text).length + l.eol.length;
+    if (whole && hunkSeen && rw.shownBefore(key) && !lines.some(mustStay) && foldPays(rest.length, restBytes, noteShownPatch(rest))) {
+      closeAll(out);
+      out.push(lines[0]);
+      rw.fold(rest, noteShownPatch, out);
+      return;
+    }
+    for (const l of lines) next(l, out);
+    if (whole && hunkSeen) rw.show(key);
+  };
+
+  return {
+    line(l: Line, out: Item[]): void {
+      const t = textOf(l);
+      if (held) {
+        if (continues(t)) {
+          held.push(l);
+          bytes += t.length;
+          if (bytes > PATCH_HELD_MAX_BYTES) release(out, false);
+          return;
+        }
+        release(out, true);
+      }
+      if (rw.remembers && t.startsWith('diff --git ')) {
+        held = [l];
+        bytes = t.length;
+        hunkSeen = false;
+        oldLeft = newLeft = 0;
+        return;
+      }
+      next(l, out);
+    },
+    /** The input ended: a held patch is complete. */
+    end(out: Item[]): void {
+      release(out, true);
+    },
+  };
+}
+
 /**
  * Patches (diff, show, log -p), diffstats, and in `log` each commit on one line. One handler for
  * all three subcommands: they print the same parts, and only `log` condenses its commits.
@@ -435,11 +521,14 @@ function gitHandler(rw: Rewrites, condenseCommits: boolean): LineHandler {
     out.push(l);
   };
 
+  const shown = shownPatches(rw, line, closeAll);
   return {
-    line,
+    line: shown.line,
     batchEnd(out, final) {
       // Open parts wait for the rest of their lines, unless the input ended.
-      if (final) closeAll(out);
+      if (!final) return;
+      shown.end(out);
+      closeAll(out);
     },
   };
 }

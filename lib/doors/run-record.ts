@@ -1,7 +1,7 @@
 import type { PipelineContext } from '../kit/types.js';
 import type { Pipeline, RunEdges } from '../pipeline/create.js';
 import type { LazyStore } from './store-access.js';
-import { hashesOfLines, type LedgerStage } from '../pipeline/ledger.js';
+import { hashesOfLines, shownWholeIn, type LedgerStage } from '../pipeline/ledger.js';
 import { LedgerEdge } from '../pipeline/ledger-edge.js';
 import { loadShown, type Shown } from '../store/ledger.js';
 import { filterPacked } from '../store/linehash.js';
@@ -50,7 +50,7 @@ export class RunBook {
   edges(env: NodeJS.ProcessEnv): RunEdges {
     const shown = this.shown(env);
     this.ledger = shown ? new LedgerEdge(this.ctx, shown) : null;
-    return { archive: this.store.archive(), ledger: this.ledger?.stage };
+    return { archive: this.store.archive(), ledger: this.ledger?.stage, shownWhole: shown ? shownWholeIn(shown.session) : undefined };
   }
 
   /** The same without the ledger (the door re-runs without it after the stage failed). */

@@ -33,6 +33,13 @@ export class RunState {
   family = 'none';
   /** Secret values the redact stage replaced with `***` in shown lines (a key block counts once). */
   redactions = 0;
+  /**
+   * The reader's record of texts a rewritten form showed whole (`Rewrites.shownBefore`), from the
+   * door's ledger; null when the run has no reader.
+   */
+  shownWhole: ((key: string) => boolean) | null = null;
+  /** Texts this run shows whole (`Rewrites.show`): the ledger records them with its delivered lines. */
+  shownKeys: string[] = [];
 
   onStreaming(fn: () => void): void {
     this.listeners.push(fn);

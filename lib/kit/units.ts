@@ -109,6 +109,15 @@ export interface Rewrites {
   fold(run: Line[], note: (hidden: Line[]) => string, out: Item[]): void;
   /** A phrase for the closing receipt saying what the rewritten form did ("one line per commit"). */
   say(what: string): void;
+  /**
+   * Whether this reader was already shown `key`, a text the form shows whole (one file's patch),
+   * in this context: recorded by `show` in an earlier run. Always false without a reader.
+   */
+  shownBefore(key: string): boolean;
+  /** This run shows `key` whole: recorded for the reader once the delivery reached it. */
+  show(key: string): void;
+  /** The run has a reader whose shown texts are on record: `shownBefore` can be true. */
+  readonly remembers: boolean;
 }
 
 /** A rewriting handler's hooks: `line` gets every input line, `batchEnd` what was held. */

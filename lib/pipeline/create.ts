@@ -18,6 +18,8 @@ export interface RunEdges {
   archive?: Archive;
   /** The reader's ledger stage (inserted before render), built with the run's state (./ledger-edge.ts). */
   ledger?: (run: RunState) => Transform;
+  /** The reader's record of texts shown whole (the ledger's `shownWholeIn`), for rewritten forms. */
+  shownWhole?: (key: string) => boolean;
 }
 
 /** How the input ended: the door's `end({ exitCode })`. A failing exit goes out verbatim. */
@@ -95,6 +97,7 @@ class PipelineRun {
     this.spool = new Spool(Math.max(SPOOL_CAP_BYTES, desc.hold.bytes));
     if (desc.passthrough) this.run.passthrough = 'passthrough';
     const run = this.run;
+    run.shownWhole = edges.shownWhole ?? null;
     // Who owns the output: classify reads the owner's own lines, distill runs its stage.
     const owner = new Owner(desc, run);
     this.stages = [frame(run), guard(run), classify(run, owner), distill(owner, run), collapse(run), redact(run, { maskAll: desc.maskAll, read: desc.tool === 'Read' })];

@@ -84,6 +84,23 @@ export function hashesOfLines(text: string): ShownSet {
   return set;
 }
 
+/**
+ * A text a rewritten form shows whole (one file's patch) is recorded beside the lines, in the
+ * same set, under its own hash: the leading NUL keeps it apart from every line's trimmed text.
+ */
+function wholeHash(key: string, h: Uint32Array): void {
+  lineHash(`\u0000${key}`, h);
+}
+
+/** The reader's record of texts shown whole, as a rewritten form asks it (RunEdges.shownWhole). */
+export function shownWholeIn(session: HashLookup): (key: string) => boolean {
+  const h = new Uint32Array(2);
+  return (key) => {
+    wholeHash(key, h);
+    return session.has(h[0], h[1]);
+  };
+}
+
 export interface LedgerShown {
   session: HashLookup;
   project: HashLookup;
@@ -133,6 +150,8 @@ interface Run {
 export interface LedgerRunView {
   /** Set once the run is delivered byte for byte (structured data, binary): forward untouched. */
   readonly passthrough: unknown;
+  /** Texts the run showed whole (RunState.shownKeys): recorded with the delivered lines. */
+  readonly shownKeys?: readonly string[];
 }
 
 /**
@@ -159,7 +178,9 @@ class LedgerFold {
   private cur: Run | null = null;
   private out: Item[] = [];
 
-  constructor(ctx: PipelineContext, shown: LedgerShown) {
+  private abandoned = false;
+
+  constructor(ctx: PipelineContext, shown: LedgerShown, private readonly run?: LedgerRunView) {
     this.session = shown.session;
     this.retrieved = shown.retrieved;
     this.headOnly = ctx.tool === 'Read';
@@ -304,12 +325,20 @@ class LedgerFold {
     this.held = [];
     this.cur = null;
     this.pairs.length = 0;
+    this.abandoned = true;
     return rest;
   }
 
   /** Packed hashes of the lines delivered, new to this reader. */
   delivered(): Buffer {
-    return packHashes(Uint32Array.from(this.pairs), this.pairs.length / 2);
+    const pairs = [...this.pairs];
+    if (!this.abandoned) {
+      for (const key of new Set(this.run?.shownKeys)) {
+        wholeHash(key, this.h);
+        if (!this.session.has(this.h[0], this.h[1])) pairs.push(this.h[0], this.h[1]);
+      }
+    }
+    return packHashes(Uint32Array.from(pairs), pairs.length / 2);
   }
 
   /** Retrieval handles whose run was delivered verbatim this time. */
@@ -324,7 +353,7 @@ class LedgerFold {
  * untouched and nothing of it is recorded.
  */
 export function createLedgerStage(ctx: PipelineContext, shown: LedgerShown | null, run?: LedgerRunView): LedgerStage {
-  const fold = shown ? new LedgerFold(ctx, shown) : null;
+  const fold = shown ? new LedgerFold(ctx, shown, run) : null;
   let lastEnd = 0;
   let bypass = false;
   const stage = transform({

@@ -37,6 +37,19 @@ t.test('a must-keep line missing from the delivered text is lost', async (t) => 
   t.match(r.problems[0].detail, /Tests: \+30 passed/);
 });
 
+t.test('a must-keep behind a "you were already shown it" marker counts only when an earlier call showed it', async (t) => {
+  const body = Array.from({ length: 8 }, (_, i) => [`-    total_${i} = price * quantity`, `+    total_${i} = price * quantity * factor`]).flat();
+  const patch = ['diff --git a/x.py b/x.py', '--- a/x.py', '+++ b/x.py', '@@ -1,10 +1,10 @@', ' def f():', ...body, '-    return 1', '+    return 2'].join('\n');
+  const step = bash('git show HEAD', 'the commit', 'git', { keep: ['+    return 2'] });
+  const shown = ['diff --git a/x.py b/x.py', "[omni: 6 lines of this file's patch, as you were already shown it — omni retrieve 0123456789abcdef]"].join('\n');
+  const hidden = patch.split('\n').slice(1).join('\n');
+  const call = (earlier: string[]): CallEvidence => ({ ...ev(step, patch, shown, { '0123456789abcdef': hidden }), earlier });
+  t.same(checkCall(call([patch]), stable, stable).problems, [], 'shown by an earlier call: held');
+  t.same(checkCall(call(['something else']), stable, stable).problems.map((p) => p.type), ['keep-lost'], 'no earlier call showed it: lost');
+  const other = shown.replace('as you were already shown it', 'folded');
+  t.same(checkCall({ ...ev(step, patch, other, { '0123456789abcdef': hidden }), earlier: [patch] }, stable, stable).problems.map((p) => p.type), ['keep-lost'], 'any other marker: lost');
+});
+
 t.test('a must-keep the tool never printed is the script\'s error, not omni\'s', async (t) => {
   const step = { ...pass, keep: ['Tests: 31 passed'] };
   const r = checkCall(ev(step, RAW, DELIVERED, { '0123456789abcdef': HIDDEN }), stable, stable);

@@ -28,6 +28,25 @@ export interface CallEvidence {
   baseFull?: string | null;
   /** Per handle named in the omni text: what `omni retrieve` printed (null: it failed). */
   retrieved: Record<string, string | null>;
+  /** What the model got with omni in this session's earlier calls, in order. */
+  earlier?: string[];
+}
+
+/** A marker saying the reader holds what it hides: a file's patch shown earlier in this context. */
+const SHOWN_MARKER = /\[omni: [^\n]*as you were already shown it — omni retrieve ([0-9a-f]{16})\]/g;
+
+/**
+ * A must-keep this call does not show, but which it hides behind a marker saying the reader was
+ * already shown it, and which an earlier call of the session did show the model: the model holds
+ * it, and nothing is lost.
+ */
+function heldFromEarlier(ev: CallEvidence, k: Keep, stableOmni: (s: string) => string): boolean {
+  const text = ev.omni?.text ?? '';
+  const hidden = [...text.matchAll(SHOWN_MARKER)].some((m) => {
+    const got = ev.retrieved[m[1]];
+    return typeof got === 'string' && matches(stableOmni(got), k);
+  });
+  return hidden && (ev.earlier ?? []).some((e) => matches(stableOmni(e), k));
 }
 
 export type ProblemType = 'no-result' | 'failure-changed' | 'first-read-changed' | 'keep-lost' | 'retrieve-failed' | 'retrieve-not-contiguous' | 'larger';
@@ -159,7 +178,7 @@ export function checkCall(ev: CallEvidence, stableBase: (s: string) => string, s
 
   for (const k of step.keep ?? []) {
     if (!matches(full, k)) r.scriptErrors.push(`must-keep ${String(k)} is not in the raw output`);
-    else if (!matches(o, k)) r.problems.push({ type: 'keep-lost', detail: `must-keep ${String(k)} is missing from what the model got` });
+    else if (!matches(o, k) && !heldFromEarlier(ev, k, stableOmni)) r.problems.push({ type: 'keep-lost', detail: `must-keep ${String(k)} is missing from what the model got` });
   }
 
   const handles = handlesIn(ev.omni.text);

@@ -167,7 +167,8 @@ export function measurePair(session: Session, base: RunResult, omni: RunResult):
     const o = omni.results[index] ?? null;
     const retrieved: Record<string, string | null> = {};
     for (const h of handlesIn(o?.text ?? '')) retrieved[h] = retrieveFrom(omni, h);
-    const ev: CallEvidence = { index, step, base: b, omni: o, baseFull: b?.text.startsWith('<persisted-output>') ? persistedFile(b.text) : undefined, retrieved };
+    const earlier = omni.results.slice(0, index).flatMap((e) => (e ? [e.text] : []));
+    const ev: CallEvidence = { index, step, base: b, omni: o, baseFull: b?.text.startsWith('<persisted-output>') ? persistedFile(b.text) : undefined, retrieved, earlier };
     return checkCall(ev, stableBase, stableOmni);
   });
   const cost = omniCost(modelRequests(base.requests), modelRequests(omni.requests), stableBase, stableOmni);
