@@ -27,7 +27,7 @@ const SHOWN = /^\[omni: (\d+) lines of this file's patch, as you were already sh
 
 interface Reader { env: NodeJS.ProcessEnv; session: string; n: number }
 
-function reader(t: Tap.Test, session = 'shown-patch'): Reader {
+function reader(t: { teardown: (fn: () => void) => void }, session = 'shown-patch'): Reader {
   const dir = mkdtempSync(join(tmpdir(), 'omni-shown-patch-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   return { env: { OMNI_HOME: join(dir, 'omni'), HOME: dir, PATH: process.env.PATH } as NodeJS.ProcessEnv, session, n: 0 };
