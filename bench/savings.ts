@@ -59,6 +59,20 @@ for (const [kind, r] of [...byKind.entries()].sort()) {
 }
 lines.push(`| **all** | ${all.n} | ${all.raw} | ${all.out} | ${pct(all)}% | 60% | ${all.kept}/${all.keep} |`);
 lines.push('');
+// OMNI_BENCH_BY=family adds the same figures per family (the tool or ecosystem a case is from).
+if (process.env.OMNI_BENCH_BY === 'family') {
+  const byFamily = new Map<string, Row>();
+  for (const c of perCase) {
+    if (c.exit !== 0) continue;
+    const row = byFamily.get(String(c.family)) ?? { raw: 0, out: 0, n: 0, keep: 0, kept: 0 };
+    row.raw += Number(c.raw); row.out += Number(c.out); row.n++; row.keep += Number(c.keep); row.kept += Number(c.kept);
+    byFamily.set(String(c.family), row);
+  }
+  lines.push('| family | exit-0 cases | raw bytes | delivered bytes | saved | must-keep kept |');
+  lines.push('|---|---:|---:|---:|---:|---:|');
+  for (const [f, r] of [...byFamily.entries()].sort((a, b) => b[1].raw - a[1].raw)) lines.push(`| ${f} | ${r.n} | ${r.raw} | ${r.out} | ${pct(r)}% | ${r.kept}/${r.keep} |`);
+  lines.push('');
+}
 lines.push(problems.length ? `rule violations:\n${problems.map((p) => `  - ${p}`).join('\n')}` : 'rule violations: none (must-keep, never larger, structured and failing cases untouched)');
 console.log(lines.join('\n'));
 mkdirSync('bench/out', { recursive: true });

@@ -1,7 +1,7 @@
 import type { Line } from '../kit/types.js';
 import type { DistillerSpec } from '../kit/spec.js';
 import type { Repeats } from './hide.js';
-import { programOf, quoteOf, shareMatching, subcommand, textOf } from './shared.js';
+import { plural, programOf, quoteOf, shareMatching, subcommand, textOf } from './shared.js';
 import { DPKG_PROGRESS } from './install.js';
 
 /*
@@ -186,7 +186,7 @@ function foldNote(hidden: Line[], keyOf: (l: Line) => string | undefined, above?
   const range = first && last ? (first === last ? `, ${first}` : `, ${first} → ${last}`) : '';
   const q = quoteOf(heads);
   const kinds = templates.size;
-  const count = records === hidden.length ? `${records} more lines` : `${records} more records (${hidden.length} lines)`;
+  const count = records === hidden.length ? `${plural(records, 'more line')}` : `${plural(records, 'more record')} (${hidden.length} lines)`;
   const quoted = q === null ? null : `${count} like "${q}"`;
   const plain = `${count} like ${kinds === 1 ? 'the one above' : 'those above'}`;
   const notes: string[] = [];
