@@ -1,4 +1,5 @@
 import type { Line } from '../kit/types.js';
+import type { Hit } from '../kit/units.js';
 import { analyzeCommand, basename, peelWrappers } from '../command/parse.js';
 import { KEEPING_TAILS } from './tails.js';
 
@@ -10,6 +11,24 @@ import { KEEPING_TAILS } from './tails.js';
 
 /** What a line reads as: its text without ANSI colour (classify sets `plain`). */
 export const textOf = (l: Line): string => l.plain ?? l.text;
+
+/**
+ * "400 passing tests, 8 passing suites folded": what a run of recognised lines is, counted by
+ * each hit's noun (its `one` for a count of one); "N lines folded" when no hit names a noun.
+ */
+export function countsNote(hits: ReadonlyArray<Hit | undefined>): string {
+  const counts = new Map<string, { c: number; one: string }>();
+  for (const h of hits) {
+    if (!h?.noun) continue;
+    const k = counts.get(h.noun);
+    if (k) k.c++;
+    else counts.set(h.noun, { c: 1, one: h.one ?? h.noun });
+  }
+  if (!counts.size) return `${hits.length} lines folded`;
+  const parts: string[] = [];
+  for (const [noun, { c, one }] of counts) parts.push(`${c} ${c === 1 ? one : noun}`);
+  return `${parts.join(', ')} folded`;
+}
 
 /** `n thing` / `n things`. */
 export function plural(n: number, one: string, many = `${one}s`): string {
