@@ -197,3 +197,42 @@ export function quoteOf(lines: readonly Line[]): string | null {
   }
   return q;
 }
+
+/**
+ * What a compiler's line is to the diagnostic it belongs to: a warning's headline, an error's,
+ * a line that goes on saying the same diagnostic without being its excerpt (a `note:` or
+ * `help:` headline, a ` --> file:line:col` location), a line of the source excerpt under a
+ * headline (source lines, carets and labels, fix-its, `= note:` lines), or none of these.
+ */
+export type DiagnosticPart = 'warning' | 'error' | 'sub' | 'excerpt' | null;
+
+/**
+ * Reads a compiler's lines in order and says which are the source excerpt of a WARNING: the
+ * first line of each contiguous excerpt ('opens', so a marker can count excerpts) and the lines
+ * that continue it ('continues'). A note or a location goes on with the headline above it, so a
+ * note's excerpt is its warning's or its error's; anything else ends the diagnostic. An error's
+ * excerpt is never one: what a failure shows stays whole. Nor, once an error was seen, is a
+ * later warning's: the build is failing (a door that does not know the exit code still
+ * distils it), and a warning beside an error often explains it (an implicit declaration, then
+ * an undefined reference). `partOf` is the compiler's own reading of one line (gcc's and
+ * rustc's headlines differ, their excerpts' gutters do not).
+ */
+export function warningExcerpts(partOf: (plain: string) => DiagnosticPart): (plain: string) => 'opens' | 'continues' | null {
+  let under: 'warning' | 'error' | null = null;
+  let inExcerpt = false;
+  let failing = false;
+  return (p) => {
+    const part = partOf(p);
+    if (part === 'excerpt') {
+      if (under !== 'warning' || failing) return null;
+      const first = !inExcerpt;
+      inExcerpt = true;
+      return first ? 'opens' : 'continues';
+    }
+    inExcerpt = false;
+    if (part === 'error') failing = true;
+    if (part === 'warning' || part === 'error') under = part;
+    else if (part !== 'sub') under = null;
+    return null;
+  };
+}
