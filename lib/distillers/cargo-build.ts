@@ -60,13 +60,14 @@ function rustcPart(p: string): DiagnosticPart {
 }
 
 /**
- * What one warning's folded excerpt says: the lint it named (`#[warn(clippy::len_zero)] on by
- * default`, else the lint of its docs link), most telling first.
+ * What one warning's folded excerpt says: the lint it named (`#[warn(clippy::len_zero)]`, from
+ * its on-by-default note, else `clippy::len_zero` from its docs link: the name an `allow` wants),
+ * most telling first.
  */
 function excerptNotes(level: RegExpExecArray | null, docs: RegExpExecArray | null): string[] {
-  const lint = level?.[2] ?? (docs?.[2] ? `clippy::${docs[2]}` : null);
-  if (!lint) return ['excerpt folded'];
-  return [level ? `excerpt, #[${level[1]}(${level[2]})] on by default` : `excerpt, ${lint} docs link`, 'excerpt folded'];
+  if (level) return [`excerpt, #[${level[1]}(${level[2]})]`, 'excerpt folded'];
+  if (docs?.[2]) return [`excerpt, clippy::${docs[2]}`, 'excerpt folded'];
+  return ['excerpt folded'];
 }
 
 /**
@@ -157,7 +158,7 @@ warning: \`app\` (bin "app") generated 1 warning (run \`cargo fix --bin "app" -p
    Compiling app v0.1.0 (/tmp/omni-corpus5.NWFESs/rs-workspace/crates/app)
 warning: unused variable: \`unused\`
  --> crates/app/src/main.rs:3:9
-[omni: excerpt, #[warn(unused_variables)] on by default — omni retrieve <handle>]
+[omni: excerpt, #[warn(unused_variables)] — omni retrieve <handle>]
 
 warning: \`app\` (bin "app") generated 1 warning (run \`cargo fix --bin "app" -p app\` to apply 1 suggestion)
     Finished \`dev\` profile [unoptimized + debuginfo] target(s) in 1.84s
