@@ -18,7 +18,8 @@ import { warningExcerpts, type DiagnosticPart } from './shared.js';
  *   `[3/9] Building …` status lines with a known step verb);
  * - node-gyp's `gyp info` log lines (except its `gyp info ok` verdict);
  * - the source excerpt under a warning (`    4 | int x;`, `      |     ^~~`, a fix-it's
- *   `  +++ |+#include <stdio.h>`), and under a note that goes on with a warning: the headline
+ *   `  +++ |+#include <stdio.h>`; clang 14's source line and caret line with no gutter), and
+ *   under a note that goes on with a warning: the headline
  *   says what and where, the excerpt shows the line again. Between two warnings there is
  *   mostly one compile command, so only with its excerpt does that stretch pay for a marker.
  *   A failing build comes back verbatim whatever is recognised here (a failing exit passes
@@ -41,6 +42,9 @@ const GYP: Hit = { noun: 'gyp info lines', one: 'gyp info line' };
 /** The first line of a warning's excerpt (each excerpt counts once), and the lines after it. */
 const EXCERPT: Hit = { noun: 'excerpts', one: 'excerpt' };
 const EXCERPT_LINE: Hit = { noun: '' };
+/** A gutterless excerpt: its source line opens a section that its caret line closes, so neither hides alone. */
+const SOURCE: Hit = { noun: 'excerpts', one: 'excerpt', section: 'opens' };
+const CARETS: Hit = { noun: '', section: 'closes' };
 
 const COMPILER = /^\s*(\S*\/)?(gcc|g\+\+|cc|c\+\+|clang|clang\+\+)(-\d+)?( [^;&|]*)? -c /;
 const COMPILE_LINE = new RegExp(`${COMPILER.source}[^;&|]*$`);
@@ -64,11 +68,36 @@ const HEADLINE = /^[^\s:][^:]*:\d+(?::\d+)?: (warning|error|fatal error|note): /
 /** A line of gcc's excerpt: its source (`    4 | int x;`), carets and labels (`      |   ^~~`), a fix-it's insertion (`  +++ |+#include <stdio.h>`). */
 const EXCERPT_SHAPE = /^ +(\d+ )?\|( |$)|^ +\+\+\+ \|\+/;
 
-/** What a line is to gcc's diagnostics: a note goes on with the warning or error above it. */
-function gccPart(p: string): DiagnosticPart {
-  const h = HEADLINE.exec(p);
-  if (h) return h[1] === 'warning' ? 'warning' : h[1] === 'note' ? 'sub' : 'error';
-  return EXCERPT_SHAPE.test(p) ? 'excerpt' : null;
+/** The line under a gutterless excerpt's source line: carets and ranges only (`~~~ ^ ~~~`). */
+const CARETS_ONLY = /^[ ~^]*\^[ ~^]*$/;
+const NON_BLANK = /\S/;
+type Shape = 'gutter' | 'source' | 'carets' | null;
+
+/**
+ * gcc's and clang's diagnostics, read line by line (a note goes on with the warning or error
+ * above it). clang before 17 and gcc before 9 print an excerpt with no gutter: the source line
+ * as it is, then its carets. Such a source line is told only by where it stands, right after a
+ * headline; `shape` says which kind of excerpt line the last line read was, so the recogniser
+ * can hide the source line only once the caret line under it has come (Hit.section).
+ */
+function gccReader(): { partOf: (p: string) => DiagnosticPart; shape: () => Shape } {
+  let prev: 'headline' | 'source' | null = null;
+  let shape: Shape = null;
+  const partOf = (p: string): DiagnosticPart => {
+    const was = prev;
+    prev = null;
+    shape = null;
+    const h = HEADLINE.exec(p);
+    if (h) {
+      prev = 'headline';
+      return h[1] === 'warning' ? 'warning' : h[1] === 'note' ? 'sub' : 'error';
+    }
+    if (EXCERPT_SHAPE.test(p)) shape = 'gutter';
+    else if (was === 'headline' && NON_BLANK.test(p)) prev = shape = 'source';
+    else if (was === 'source' && CARETS_ONLY.test(p)) shape = 'carets';
+    return shape ? 'excerpt' : null;
+  };
+  return { partOf, shape: () => shape };
 }
 
 function ccRecogniser(): Recogniser {
@@ -78,13 +107,17 @@ function ccRecogniser(): Recogniser {
     continued = CONTINUED.test(p);
     return h;
   };
-  const excerpt = warningExcerpts(gccPart);
+  const reader = gccReader();
+  const excerpt = warningExcerpts(reader.partOf);
   return {
     see: (_l, p) => {
       // Every line goes through the excerpt reader: any line that is not a diagnostic's ends it.
       const ex = excerpt(p);
       if (continued) return open(CONTINUATION, p);
-      if (ex) return ex === 'opens' ? EXCERPT : EXCERPT_LINE;
+      if (ex) {
+        const shape = reader.shape();
+        return shape === 'source' ? SOURCE : shape === 'carets' ? CARETS : ex === 'opens' ? EXCERPT : EXCERPT_LINE;
+      }
       if (COMPILE_LINE.test(p) || DEPBASE.test(p)) return open(COMPILE, p);
       if (RECIPE_HEAD.test(p)) return open(RECIPE, p);
       if (HOUSEKEEPING.test(p)) return RECIPE;

@@ -150,3 +150,28 @@ t.test('under an error nothing folds, and after it no warning excerpt does eithe
   t.match(out, /^src\/alpha\/a\.c:3:7: warning: unused variable ‘count’ \[-Wunused-variable\]\n\[omni: 1 excerpt, 1 compile command folded — omni retrieve [0-9a-f]{16}\]\nsrc\/alpha\/b\.c: In function/m, "the successful file's excerpt folds with the next compile command");
   t.ok(out.endsWith(lines.slice(clean.length + 6).join('\n')), 'from the error on, every line stays');
 });
+
+t.test("clang 14's gutterless excerpt (source line, caret line) folds whole; a line after a headline with no caret line under it stays", async (t) => {
+  const d = await pipe(corpusCase('1174-make-clang-14-warnings'));
+  t.equal(d.distiller, 'cc');
+  t.same(keptAll(d, /: (warning|note): |In file included|warnings? generated|^ar |^clang -o /), []);
+  t.ok(d.markers.includes('1 excerpt folded'), d.markers.join('; '));
+  t.equal(count(d.out, /^static inline int clamp_len/), 0, "the shared header's excerpt folds in every file");
+
+  const { distill } = await import('../helpers/omni.js');
+  const clean = ['init', 'list', 'map', 'pool', 'queue', 'table'].map((f) => `clang -Wall -O2 -c src/${f}.c -o build/${f}.o`);
+  const lines = [
+    ...clean,
+    'src/a.c:4:10: warning: unused variable \'spare\' [-Wunused-variable]',
+    'note: this line says more, and no caret line comes under it',
+    'src/a.c:9:3: warning: unused parameter \'argv\' [-Wunused-parameter]',
+    'static int helper(int argc, char **argv) { return argc; }',
+    '                                   ^',
+    '2 warnings generated.',
+    '',
+  ];
+  const r = await distill(Buffer.from(lines.join('\n')), { command: 'make', door: 'pipe' });
+  const out = r.output.toString('utf8');
+  t.match(out, /\nnote: this line says more, and no caret line comes under it\n/);
+  t.match(out, /unused parameter 'argv' \[-Wunused-parameter\]\n\[omni: 1 excerpt folded — omni retrieve [0-9a-f]{16}\]\n2 warnings generated\.\n/);
+});
