@@ -10,8 +10,7 @@ import { plural, textOf, warningExcerpts, type DiagnosticPart } from './shared.j
  * clippy's source excerpt folds (below), one marker naming the lint. Warnings and errors with
  * their `-->` locations and `help:`/`note:` headlines, an error's excerpt, the `Running …`
  * heading and `test result:` line of a binary that ran tests, failure sections and `Finished`
- * stay. `cargo test` (cargo-test.ts) reads its output
- * with the same lines: it compiles first.
+ * stay. `cargo test` (cargo-test.ts) reads its output with the same lines: it compiles first.
  */
 const TEST_OK = /^test \S.* \.\.\. ok\s*$|^\s+PASS \[\s*[\d.]+s\] \S/;
 const RUNNING = /^running \d+ tests?\s*$/;

@@ -19,11 +19,11 @@ import { warningExcerpts, type DiagnosticPart } from './shared.js';
  * - node-gyp's `gyp info` log lines (except its `gyp info ok` verdict);
  * - the source excerpt under a warning (`    4 | int x;`, `      |     ^~~`, a fix-it's
  *   `  +++ |+#include <stdio.h>`; clang 14's source line and caret line with no gutter), and
- *   under a note that goes on with a warning: the headline
- *   says what and where, the excerpt shows the line again. Between two warnings there is
- *   mostly one compile command, so only with its excerpt does that stretch pay for a marker.
- *   A failing build comes back verbatim whatever is recognised here (a failing exit passes
- *   whole); even so an error's excerpt, and its notes', is never taken.
+ *   under a note that goes on with a warning: the headline says what and where, the excerpt
+ *   shows the line again. Between two warnings there is mostly one compile command, so only
+ *   with its excerpt does that stretch pay for a marker. A failing build comes back verbatim
+ *   whatever is recognised here (a failing exit passes whole); even so an error's excerpt,
+ *   and its notes', is never taken, nor any after an error (shared.ts `warningExcerpts`).
  * Diagnostics' headlines with their `file:line:col`, `In function`/`In file included from`
  * context, an error's excerpt, link and archive commands and a linker's warnings, `Built
  * target`, cmake's `Configuring done`/`Build files have been written`, configure's
