@@ -1,17 +1,16 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import type { Line } from '../kit/types.js';
 import { isSubcommand, LEAD, PASSED, type Hit, type Recogniser } from './runner.js';
-import { plural, textOf } from './shared.js';
+import { plural, textOf, warningExcerpts, type DiagnosticPart } from './shared.js';
 
 /*
  * cargo: `test x ... ok` lines (unit, integration and doc-tests; nextest's `PASS [0.01s] x`)
  * are passing tests, and `running N tests` is their lead-in. Runs of progress lines (`Compiling x v0.1.0`,
  * `Checking`, `Downloaded`, …) fold to their first and last line. Under a warning, rustc's and
- * clippy's lint boilerplate (the lint's docs link, its on-by-default note) folds, one marker
- * naming the lint. Warnings and errors with their `-->` locations, code excerpts and their own
- * help and notes, the `Running …` heading and `test result:` line of a binary that ran tests,
- * failure sections and `Finished` stay. `cargo test` (cargo-test.ts) reads its output
- * with the same lines: it compiles first.
+ * clippy's source excerpt folds (below), one marker naming the lint. Warnings and errors with
+ * their `-->` locations and `help:`/`note:` headlines, an error's excerpt, the `Running …`
+ * heading and `test result:` line of a binary that ran tests, failure sections and `Finished`
+ * stay. `cargo test` (cargo-test.ts) reads its output with the same lines: it compiles first.
  */
 const TEST_OK = /^test \S.* \.\.\. ok\s*$|^\s+PASS \[\s*[\d.]+s\] \S/;
 const RUNNING = /^running \d+ tests?\s*$/;
@@ -33,25 +32,46 @@ const HEADING: Hit = { noun: '', section: 'opens' };
 const NONE_RAN: Hit = { noun: '', section: 'closes' };
 
 /*
- * rustc's and clippy's lint boilerplate under a warning: the link to the lint's page (`= help:
- * for further information visit https://rust-lang.github.io/rust-clippy/…#len_zero`), the note
- * that the lint is on by default (`= note: \`#[warn(clippy::len_zero)]\` on by default`, printed
- * for a lint's first warning), and the empty gutter line before them. The same words under
- * every warning; the warning, its location, source, carets and every other help or note stay.
- * Under an error nothing is taken.
+ * Under a warning, rustc's and clippy's source excerpt folds: the gutter (`  |`), the source
+ * lines and carets with their labels (`3 |     let x = 1;`, `  |         ^ help: …`), an
+ * elision (`...`), a suggestion's diff (`20 -     return x;`, `20 +     x`), and the `= note:`
+ * and `= help:` lines (the lint's docs link, its on-by-default note). The headline says what,
+ * its ` --> src/x.rs:3:5` where; a `help:` or `note:` headline of its own stays, and its excerpt
+ * folds like the warning's. The marker names the lint when the excerpt did. Under an error
+ * nothing is taken (and a failing build comes back verbatim whatever is recognised).
  */
 const LINT_DOCS = /^\s*= help: for further information visit (https:\/\/rust-lang\.github\.io\/rust-clippy\/\S*#([a-z0-9_]+)|https:\/\/doc\.rust-lang\.org\/\S+)$/;
 const LINT_LEVEL = /^\s*= note: `#\[(warn|deny|allow|forbid)\(([\w:]+)\)\]`(?: \(part of `#\[\w+\([\w:]+\)\]`\))? on by default$/;
-const GUTTER = /^\s*\|$/;
-const WARNING_HEAD = /^warning(\[\w+\])?: /;
+const WARNING_HEAD = /^warning(\[[\w-]+\])?: /;
 const ERROR_HEAD = /^error(\[\w+\])?: /;
-const BOILERPLATE: Hit = { noun: 'lint boilerplate lines' };
-const GUTTER_HIT: Hit = { noun: '' };
+/** A line that goes on with the headline above it: its location, a `help:`/`note:` of its own. */
+const SUB_HEAD = /^\s*(-->|:::) \S|^(help|note)(\[\w+\])?: /;
+/** A line of rustc's excerpt: gutter, source, carets, `...`, a suggestion's diff, `= note:`/`= help:`. */
+const EXCERPT_SHAPE = /^\s*\d*\s*\|( |$)|^\.\.\.$|^\s*= (note|help)(\[\w+\])?: |^\s*\d+ [-+~] /;
+const EXCERPT: Hit = { noun: '' };
+
+/** What a line is to rustc's diagnostics. */
+function rustcPart(p: string): DiagnosticPart {
+  if (WARNING_HEAD.test(p)) return 'warning';
+  if (ERROR_HEAD.test(p)) return 'error';
+  if (SUB_HEAD.test(p)) return 'sub';
+  return EXCERPT_SHAPE.test(p) ? 'excerpt' : null;
+}
 
 /**
- * A hidden run's note. The lint boilerplate of one warning names the lint and what was said of
- * it (`#[warn(clippy::len_zero)] on by default, docs link`); anything else counts its passing
- * tests and the test binaries that ran none.
+ * What one warning's folded excerpt says: the lint it named (`#[warn(clippy::len_zero)]`, from
+ * its on-by-default note, else `clippy::len_zero` from its docs link: the name an `allow` wants),
+ * most telling first.
+ */
+function excerptNotes(level: RegExpExecArray | null, docs: RegExpExecArray | null): string[] {
+  if (level) return [`excerpt, #[${level[1]}(${level[2]})]`, 'excerpt folded'];
+  if (docs?.[2]) return [`excerpt, clippy::${docs[2]}`, 'excerpt folded'];
+  return ['excerpt folded'];
+}
+
+/**
+ * A hidden run's note: a warning's excerpt (naming its lint), or the count of passing tests and
+ * of test binaries that ran none.
  */
 function cargoNote(hidden: Line[]): string | string[] {
   let level: RegExpExecArray | null = null;
@@ -67,29 +87,23 @@ function cargoNote(hidden: Line[]): string | string[] {
     else if (dc) docs = dc;
     else if (TEST_OK.test(p)) tests++;
     else if (RAN_NONE.test(p)) binaries++;
-    else if (!GUTTER.test(p)) other++;
+    else if (!EXCERPT_SHAPE.test(p)) other++;
   }
-  if (tests || binaries || other || !(level || docs)) {
+  if (tests || binaries || other) {
     const parts: string[] = [];
     if (tests) parts.push(`${tests} passing tests`);
     if (binaries) parts.push(`${plural(binaries, 'test binary', 'test binaries')} that ran no test`);
     return parts.length ? `${parts.join(', ')} folded` : `${hidden.length} lines folded`;
   }
-  const lint = level?.[2] ?? (docs?.[2] ? `clippy::${docs[2]}` : null);
-  const said = [level ? `#[${level[1]}(${level[2]})] on by default` : '', docs ? 'docs link' : ''].filter(Boolean).join(', ');
-  const plain = [level ? 'lint level note' : '', docs ? 'docs link' : ''].filter(Boolean).join(', ');
-  return lint && !level ? [`${lint}: ${said}`, plain] : [said, plain];
+  return excerptNotes(level, docs);
 }
 
 /** What a run of cargo's output recognises, build or test. */
 export function cargoLines(): Recogniser {
-  let inWarning = false;
+  const excerpt = warningExcerpts(rustcPart);
   return {
     see: (_l, p) => {
-      if (WARNING_HEAD.test(p)) inWarning = true;
-      else if (ERROR_HEAD.test(p)) inWarning = false;
-      else if (inWarning && (LINT_DOCS.test(p) || LINT_LEVEL.test(p))) return BOILERPLATE;
-      else if (inWarning && GUTTER.test(p)) return GUTTER_HIT;
+      if (excerpt(p)) return EXCERPT;
       return TEST_OK.test(p) ? PASSED : RUNNING.test(p) ? LEAD : BINARY.test(p) ? HEADING : RAN_NONE.test(p) ? NONE_RAN : null;
     },
     note: cargoNote,
@@ -143,10 +157,7 @@ warning: \`app\` (bin "app") generated 1 warning (run \`cargo fix --bin "app" -p
    Compiling app v0.1.0 (/tmp/omni-corpus5.NWFESs/rs-workspace/crates/app)
 warning: unused variable: \`unused\`
  --> crates/app/src/main.rs:3:9
-  |
-3 |     let unused = 3;
-  |         ^^^^^^ help: if this is intentional, prefix it with an underscore: \`_unused\`
-[omni: #[warn(unused_variables)] on by default — omni retrieve <handle>]
+[omni: excerpt, #[warn(unused_variables)] — omni retrieve <handle>]
 
 warning: \`app\` (bin "app") generated 1 warning (run \`cargo fix --bin "app" -p app\` to apply 1 suggestion)
     Finished \`dev\` profile [unoptimized + debuginfo] target(s) in 1.84s

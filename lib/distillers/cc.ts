@@ -1,5 +1,6 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import { TOOL_RUNNERS, type Hit, type Recogniser } from './runner.js';
+import { warningExcerpts, type DiagnosticPart } from './shared.js';
 
 /*
  * C/C++ builds (make, gcc/clang, cmake, ninja, autoconf's configure, node-gyp). Recognised
@@ -15,21 +16,35 @@ import { TOOL_RUNNERS, type Hit, type Recogniser } from './runner.js';
  *   `-- Performing Test …`), autoconf's `checking for x... yes`, and per-object progress
  *   (`[ 16%] Building C object …`, `Linking …`, `Scanning dependencies …`, ninja's
  *   `[3/9] Building …` status lines with a known step verb);
- * - node-gyp's `gyp info` log lines (except its `gyp info ok` verdict).
- * Diagnostics with their `file:line:col`, code excerpts and carets, `In function` context,
- * link and archive commands, `Built target`, cmake's `Configuring done`/`Build files have
- * been written`, configure's `config.status:` lines and warnings, every `make: *** … Error`,
- * `gyp ERR!`/`gyp WARN` and a top-level `make: Nothing to be done` stay.
+ * - node-gyp's `gyp info` log lines (except its `gyp info ok` verdict);
+ * - the source excerpt under a warning (`    4 | int x;`, `      |     ^~~`, a fix-it's
+ *   `  +++ |+#include <stdio.h>`; clang 14's source line and caret line with no gutter), and
+ *   under a note that goes on with a warning: the headline says what and where, the excerpt
+ *   shows the line again. Between two warnings there is mostly one compile command, so only
+ *   with its excerpt does that stretch pay for a marker. A failing build comes back verbatim
+ *   whatever is recognised here (a failing exit passes whole); even so an error's excerpt,
+ *   and its notes', is never taken, nor any after an error (shared.ts `warningExcerpts`).
+ * Diagnostics' headlines with their `file:line:col`, `In function`/`In file included from`
+ * context, an error's excerpt, link and archive commands and a linker's warnings, `Built
+ * target`, cmake's `Configuring done`/`Build files have been written`, configure's
+ * `config.status:` lines and warnings, every `make: *** … Error`, `gyp ERR!`/`gyp WARN` and a
+ * top-level `make: Nothing to be done` stay.
  */
-const COMPILE: Hit = { noun: 'compile commands' };
-const RECIPE: Hit = { noun: 'recipe echoes' };
+const COMPILE: Hit = { noun: 'compile commands', one: 'compile command' };
+const RECIPE: Hit = { noun: 'recipe echoes', one: 'recipe echo' };
 /** A line a `\` continued an echoed command onto: hidden with it, not counted again. */
 const CONTINUATION: Hit = { noun: '' };
-const DIRECTORY: Hit = { noun: 'make directory lines' };
-const IDLE: Hit = { noun: 'idle sub-make lines' };
-const PROBE: Hit = { noun: 'configure checks' };
-const STEP: Hit = { noun: 'build steps' };
-const GYP: Hit = { noun: 'gyp info lines' };
+const DIRECTORY: Hit = { noun: 'make directory lines', one: 'make directory line' };
+const IDLE: Hit = { noun: 'idle sub-make lines', one: 'idle sub-make line' };
+const PROBE: Hit = { noun: 'configure checks', one: 'configure check' };
+const STEP: Hit = { noun: 'build steps', one: 'build step' };
+const GYP: Hit = { noun: 'gyp info lines', one: 'gyp info line' };
+/** The first line of a warning's excerpt (each excerpt counts once), and the lines after it. */
+const EXCERPT: Hit = { noun: 'excerpts', one: 'excerpt' };
+const EXCERPT_LINE: Hit = { noun: '' };
+/** A gutterless excerpt: its source line opens a section that its caret line closes, so neither hides alone. */
+const SOURCE: Hit = { noun: 'excerpts', one: 'excerpt', section: 'opens' };
+const CARETS: Hit = { noun: '', section: 'closes' };
 
 const COMPILER = /^\s*(\S*\/)?(gcc|g\+\+|cc|c\+\+|clang|clang\+\+)(-\d+)?( [^;&|]*)? -c /;
 const COMPILE_LINE = new RegExp(`${COMPILER.source}[^;&|]*$`);
@@ -48,6 +63,42 @@ const QUIET_STEP = /^ {2}(CC|CCLD|CXX|CXXLD|AR|RANLIB|GEN|YACC|LEX|LD|AS|CPPAS|S
 const GYP_INFO = /^gyp info (?!ok\s*$)\S/;
 /** A line make echoed that a trailing `\` continues onto the next line. */
 const CONTINUED = /\\$/;
+/** gcc's and clang's headline: `src/x.c:12:5: warning: …`, `x.c:3:7: note: …`. */
+const HEADLINE = /^[^\s:][^:]*:\d+(?::\d+)?: (warning|error|fatal error|note): /;
+/** A line of gcc's excerpt: its source (`    4 | int x;`), carets and labels (`      |   ^~~`), a fix-it's insertion (`  +++ |+#include <stdio.h>`). */
+const EXCERPT_SHAPE = /^ +(\d+ )?\|( |$)|^ +\+\+\+ \|\+/;
+
+/** The line under a gutterless excerpt's source line: carets and ranges only (`~~~ ^ ~~~`). */
+const CARETS_ONLY = /^[ ~^]*\^[ ~^]*$/;
+const NON_BLANK = /\S/;
+type Shape = 'gutter' | 'source' | 'carets' | null;
+
+/**
+ * gcc's and clang's diagnostics, read line by line (a note goes on with the warning or error
+ * above it). clang before 17 and gcc before 9 print an excerpt with no gutter: the source line
+ * as it is, then its carets. Such a source line is told only by where it stands, right after a
+ * headline; `shape` says which kind of excerpt line the last line read was, so the recogniser
+ * can hide the source line only once the caret line under it has come (Hit.section).
+ */
+function gccReader(): { partOf: (p: string) => DiagnosticPart; shape: () => Shape } {
+  let prev: 'headline' | 'source' | null = null;
+  let shape: Shape = null;
+  const partOf = (p: string): DiagnosticPart => {
+    const was = prev;
+    prev = null;
+    shape = null;
+    const h = HEADLINE.exec(p);
+    if (h) {
+      prev = 'headline';
+      return h[1] === 'warning' ? 'warning' : h[1] === 'note' ? 'sub' : 'error';
+    }
+    if (EXCERPT_SHAPE.test(p)) shape = 'gutter';
+    else if (was === 'headline' && NON_BLANK.test(p)) prev = shape = 'source';
+    else if (was === 'source' && CARETS_ONLY.test(p)) shape = 'carets';
+    return shape ? 'excerpt' : null;
+  };
+  return { partOf, shape: () => shape };
+}
 
 function ccRecogniser(): Recogniser {
   // Inside an echoed command that a trailing `\` continues onto the next line.
@@ -56,9 +107,17 @@ function ccRecogniser(): Recogniser {
     continued = CONTINUED.test(p);
     return h;
   };
+  const reader = gccReader();
+  const excerpt = warningExcerpts(reader.partOf);
   return {
     see: (_l, p) => {
+      // Every line goes through the excerpt reader: any line that is not a diagnostic's ends it.
+      const ex = excerpt(p);
       if (continued) return open(CONTINUATION, p);
+      if (ex) {
+        const shape = reader.shape();
+        return shape === 'source' ? SOURCE : shape === 'carets' ? CARETS : ex === 'opens' ? EXCERPT : EXCERPT_LINE;
+      }
       if (COMPILE_LINE.test(p) || DEPBASE.test(p)) return open(COMPILE, p);
       if (RECIPE_HEAD.test(p)) return open(RECIPE, p);
       if (HOUSEKEEPING.test(p)) return RECIPE;
@@ -109,17 +168,16 @@ cc -o app main.o ../util/libutil.a ../net/libnet.a
 make[1]: Leaving directory '/tmp/omni-corpus5.I5HbdM/make-recursive/app'
 `,
       output: `make -C net
-[omni: 1 make directory lines, 8 compile commands folded — omni retrieve <handle>]
+[omni: 1 make directory line, 8 compile commands folded — omni retrieve <handle>]
 ar rcs libnet.a net_01.o net_02.o net_03.o net_04.o net_05.o net_06.o net_07.o net_08.o
-make[1]: Leaving directory '/tmp/omni-corpus5.I5HbdM/make-recursive/net'
+[omni: 1 make directory line folded — omni retrieve <handle>]
 make -C app
-[omni: 1 make directory lines, 1 compile commands folded — omni retrieve <handle>]
+[omni: 1 make directory line, 1 compile command folded — omni retrieve <handle>]
 main.c: In function ‘main’:
 main.c:4:22: warning: unused variable ‘unused’ [-Wunused-variable]
-    4 | int main(void) { int unused; printf("%d\\n", util_01(1) + net_01(2)); return 0; }
-      |                      ^~~~~~
+[omni: 1 excerpt folded — omni retrieve <handle>]
 cc -o app main.o ../util/libutil.a ../net/libnet.a
-make[1]: Leaving directory '/tmp/omni-corpus5.I5HbdM/make-recursive/app'
+[omni: 1 make directory line folded — omni retrieve <handle>]
 `,
     },
   ],

@@ -3,7 +3,7 @@ import type { Batch, Item, Line } from '../kit/types.js';
 import type { Hit, LineHandler, Recognition, Recogniser, Repeats, Rewrites } from '../kit/units.js';
 import { batchStage, type RunState } from '../kit/stage.js';
 import { FOLD_MIN_LINES, foldPays, lineByteLength, mustStay } from '../kit/marker.js';
-import { quoteOf, sameTemplate, saysFailureOrWarning, textOf } from './shared.js';
+import { countsNote, quoteOf, sameTemplate, saysFailureOrWarning, textOf } from './shared.js';
 
 /**
  * The one engine that turns a declaration (a spec's `lines`, in lib/kit/units.ts's terms) into
@@ -117,7 +117,7 @@ function closing(hidden: Line[], hits: Hit[], rec: Recogniser): { keep: number; 
   let bytes = 0;
   for (let i = 0; i < keep; i++) bytes += lineByteLength(hidden[i]);
   const shown = keep === hidden.length ? hidden : hidden.slice(0, keep);
-  const notes = keep < FOLD_MIN_LINES ? '' : rec.note ? rec.note(shown) : noteOf(hits, keep);
+  const notes = keep < FOLD_MIN_LINES ? '' : rec.note ? rec.note(shown) : countsNote(hits.slice(0, keep));
   const note = typeof notes === 'string' ? (foldPays(keep, bytes, notes) ? notes : null) : notes.find((n) => foldPays(keep, bytes, n)) ?? null;
   return { keep: note === null ? 0 : keep, note };
 }
@@ -215,19 +215,6 @@ function runUnit(run: RunState, rec: Recogniser): LineHandler {
       folder?.close(out);
     },
   };
-}
-
-/** "400 passing tests, 8 passing suites folded": counts of what was recognised. */
-function noteOf(hits: Hit[], n: number): string {
-  const counts = new Map<string, number>();
-  for (let i = 0; i < n; i++) {
-    const noun = hits[i].noun;
-    if (noun) counts.set(noun, (counts.get(noun) ?? 0) + 1);
-  }
-  if (!counts.size) return `${n} lines folded`;
-  const parts: string[] = [];
-  for (const [noun, c] of counts) parts.push(`${c} ${noun}`);
-  return `${parts.join(', ')} folded`;
 }
 
 const TEMPLATE_VARIABLE = /\d+/g;

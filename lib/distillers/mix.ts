@@ -1,6 +1,7 @@
 import type { Line } from '../kit/types.js';
 import type { DistillerSpec, ProducerRoute } from '../kit/spec.js';
 import type { Hit, Recogniser } from '../kit/units.js';
+import { countsNote } from './shared.js';
 
 /**
  * The lines of a run that several producers may have printed: `a && b; c`, or one producer
@@ -140,10 +141,7 @@ export class Mix {
         const by = hidden.map((l) => hitBy.get(l));
         const m = by[0]?.m;
         if (m?.rec?.note && by.every((b) => b?.m === m)) return m.rec.note(hidden);
-        const counts = new Map<string, number>();
-        for (const b of by) if (b?.hit.noun) counts.set(b.hit.noun, (counts.get(b.hit.noun) ?? 0) + 1);
-        if (!counts.size) return `${hidden.length} lines folded`;
-        return `${[...counts].map(([noun, c]) => `${c} ${noun}`).join(', ')} folded`;
+        return countsNote(by.map((b) => b?.hit));
       },
       others: fold ? 'fold' : 'keep',
     };

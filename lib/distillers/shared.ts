@@ -1,4 +1,5 @@
 import type { Line } from '../kit/types.js';
+import type { Hit } from '../kit/units.js';
 import { analyzeCommand, basename, peelWrappers } from '../command/parse.js';
 import { KEEPING_TAILS } from './tails.js';
 
@@ -10,6 +11,24 @@ import { KEEPING_TAILS } from './tails.js';
 
 /** What a line reads as: its text without ANSI colour (classify sets `plain`). */
 export const textOf = (l: Line): string => l.plain ?? l.text;
+
+/**
+ * "400 passing tests, 8 passing suites folded": what a run of recognised lines is, counted by
+ * each hit's noun (its `one` for a count of one); "N lines folded" when no hit names a noun.
+ */
+export function countsNote(hits: ReadonlyArray<Hit | undefined>): string {
+  const counts = new Map<string, { c: number; one: string }>();
+  for (const h of hits) {
+    if (!h?.noun) continue;
+    const k = counts.get(h.noun);
+    if (k) k.c++;
+    else counts.set(h.noun, { c: 1, one: h.one ?? h.noun });
+  }
+  if (!counts.size) return `${hits.length} lines folded`;
+  const parts: string[] = [];
+  for (const [noun, { c, one }] of counts) parts.push(`${c} ${c === 1 ? one : noun}`);
+  return `${parts.join(', ')} folded`;
+}
 
 /** `n thing` / `n things`. */
 export function plural(n: number, one: string, many = `${one}s`): string {
@@ -177,4 +196,43 @@ export function quoteOf(lines: readonly Line[]): string | null {
     if (t.length <= QUOTE_MAX && (q === null || t.length < q.length) && t.indexOf('[omni:') < 0 && !CONTROL.test(t) && l.bytes === undefined) q = t;
   }
   return q;
+}
+
+/**
+ * What a compiler's line is to the diagnostic it belongs to: a warning's headline, an error's,
+ * a line that goes on saying the same diagnostic without being its excerpt (a `note:` or
+ * `help:` headline, a ` --> file:line:col` location), a line of the source excerpt under a
+ * headline (source lines, carets and labels, fix-its, `= note:` lines), or none of these.
+ */
+export type DiagnosticPart = 'warning' | 'error' | 'sub' | 'excerpt' | null;
+
+/**
+ * Reads a compiler's lines in order and says which are the source excerpt of a WARNING: the
+ * first line of each contiguous excerpt ('opens', so a marker can count excerpts) and the lines
+ * that continue it ('continues'). A note or a location goes on with the headline above it, so a
+ * note's excerpt is its warning's or its error's; anything else ends the diagnostic. An error's
+ * excerpt is never one: what a failure shows stays whole. Nor, once an error was seen, is a
+ * later warning's: the build is failing (a door that does not know the exit code still
+ * distils it), and a warning beside an error often explains it (an implicit declaration, then
+ * an undefined reference). `partOf` is the compiler's own reading of one line (gcc's and
+ * rustc's headlines differ, their excerpts' gutters do not).
+ */
+export function warningExcerpts(partOf: (plain: string) => DiagnosticPart): (plain: string) => 'opens' | 'continues' | null {
+  let under: 'warning' | 'error' | null = null;
+  let inExcerpt = false;
+  let failing = false;
+  return (p) => {
+    const part = partOf(p);
+    if (part === 'excerpt') {
+      if (under !== 'warning' || failing) return null;
+      const first = !inExcerpt;
+      inExcerpt = true;
+      return first ? 'opens' : 'continues';
+    }
+    inExcerpt = false;
+    if (part === 'error') failing = true;
+    if (part === 'warning' || part === 'error') under = part;
+    else if (part !== 'sub') under = null;
+    return null;
+  };
 }

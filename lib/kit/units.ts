@@ -19,6 +19,8 @@ import type { Item, Line } from './types.js';
 export interface Hit {
   /** Counted in the marker note ("412 passing tests"). '' = hidden but not counted. */
   readonly noun: string;
+  /** The noun for a count of one ("1 compile command"), where it differs; absent: `noun` whatever the count. */
+  readonly one?: string;
   /**
    * A lead-in (`=== RUN x`, `# Subtest: x`) or blank line: hidden inside a run, but when
    * it ends a run (what follows is kept) it stays, so a failure keeps its heading.

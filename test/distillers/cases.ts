@@ -37,10 +37,10 @@ export async function pipe(c: CorpusCase, command = c.cmd): Promise<Distilled> {
   };
 }
 
-/** Sum of "N <noun>" counts over the markers' notes. */
-export function folded(markers: string[], noun: string): number {
+/** Sum of "N <noun>" counts over the markers' notes (`one`: the noun a count of one is said with). */
+export function folded(markers: string[], noun: string, one = noun): number {
   let n = 0;
-  const re = new RegExp(`(\\d+) ${noun}\\b`);
+  const re = new RegExp(`(\\d+) (?:${noun}|${one})\\b`);
   for (const m of markers) {
     const x = re.exec(m);
     if (x) n += Number(x[1]);
