@@ -15,7 +15,7 @@
  *   OMNI_HOME points there for the run, so diagnostics go there too); the host's files are only
  *   read. Files are streamed line by line (split2), so memory is bounded by the longest line.
  */
-import { closeSync, createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import split2 from 'split2';
@@ -262,11 +262,42 @@ class Accounts {
 
 const byBytes = <T extends Row>(a: T & { k: string }, b: T & { k: string }) => b.bytesIn - a.bytesIn || (a.k < b.k ? -1 : 1);
 
+/** A replay's throwaway store lives in TMPDIR under a name that says which process made it. */
+const THROWAWAY = /^omni-discover-(\d+)-/;
+
+/**
+ * A fresh throwaway home, after removing the ones a replay killed outright (SIGKILL, a crash)
+ * left behind: only omni's own names, only where the process that made it is gone. A live
+ * process of that number (or one of another user's) keeps its directory.
+ */
+function throwawayHome(): string {
+  const dir = tmpdir();
+  try {
+    for (const name of readdirSync(dir)) {
+      const m = THROWAWAY.exec(name);
+      if (!m || processAlive(Number(m[1]))) continue;
+      try { rmSync(join(dir, name), { recursive: true, force: true }); } catch { /* not ours to remove */ }
+    }
+  } catch { /* an unreadable TMPDIR: nothing to sweep */ }
+  return mkdtempSync(join(dir, `omni-discover-${process.pid}-`));
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists and is another user's.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
  * One replay under way: the throwaway store (and OMNI_HOME pointing at it, so nothing of the
  * user's is written), the counts, and the signals that stop it. Interrupted (Ctrl-C, a kill), it
  * stops at the next record and leaves nothing behind in TMPDIR; a second signal while that is
- * under way removes the store at once and ends the process.
+ * under way removes the store at once and ends the process. Killed outright, it leaves its
+ * store, which the next replay removes (`throwawayHome`).
  */
 class Replay {
   readonly accounts = new Accounts();
@@ -277,7 +308,7 @@ class Replay {
   private readBytes = 0;
   private lastProgress = 0;
   private reading: { destroy(): void } | null = null;
-  private readonly home = mkdtempSync(join(tmpdir(), 'omni-discover-'));
+  private readonly home = throwawayHome();
   private readonly saved = process.env.OMNI_HOME;
   private readonly env: NodeJS.ProcessEnv;
   private readonly store: ThrowawayStore;

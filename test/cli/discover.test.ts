@@ -10,7 +10,7 @@
  */
 import t from 'tap';
 import { createHash } from 'node:crypto';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { omni, OMNI, ROOT, tempHome } from '../helpers/omni.js';
@@ -426,3 +426,29 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     t.same(readdirSync(tmp), [], 'TMPDIR is empty again');
   });
 }
+
+t.test('a replay killed outright (SIGKILL) leaves its store, and the next replay removes it', async (t) => {
+  const home = slowHistory(200, 4);
+  const tmp = tempHome();
+  const env = { ...process.env, HOME: home, OMNI_HOME: join(home, '.omni'), TMPDIR: tmp, CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', GEMINI_CLI_HOME: '' };
+  const child = spawn(process.execPath, [OMNI, 'discover', '--since', 'all'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exit = new Promise<void>((r) => child.on('exit', () => r()));
+  t.teardown(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
+  let store = '';
+  for (let i = 0; i < 600 && !store; i++) {
+    const d = readdirSync(tmp).find((n) => n.startsWith('omni-discover-'));
+    if (d && existsSync(join(tmp, d, 'omni.db'))) store = d;
+    else await new Promise((r) => setTimeout(r, 50));
+  }
+  t.ok(store, 'the throwaway store was made in TMPDIR');
+  child.kill('SIGKILL');
+  await exit;
+  t.same(readdirSync(tmp), [store], 'killed outright, it is left behind');
+  // Another process's store, alive: never touched; a name that is not omni's: never touched.
+  const live = `omni-discover-${process.pid}-keep`;
+  mkdirSync(join(tmp, live));
+  mkdirSync(join(tmp, 'omni-discover-notapid'));
+  const r = spawnSync(process.execPath, [OMNI, 'discover', '--since', 'all'], { env: { ...env, HOME: tempHome() }, encoding: 'utf8' });
+  t.equal(r.status, 0, 'the next replay runs');
+  t.same(readdirSync(tmp).sort(), [live, 'omni-discover-notapid'].sort(), "the dead replay's store is gone, the others stay");
+});
