@@ -3,7 +3,7 @@ import type { Batch, Item, Line } from '../kit/types.js';
 import type { Hit, LineHandler, Recognition, Recogniser, Repeats, Rewrites } from '../kit/units.js';
 import { batchStage, type RunState } from '../kit/stage.js';
 import { FOLD_MIN_LINES, foldPays, lineByteLength, mustStay } from '../kit/marker.js';
-import { quoteOf, sameTemplate, saysFailureOrWarning, textOf } from './shared.js';
+import { hasWords, quoteOf, sameTemplate, saysFailureOrWarning, textOf } from './shared.js';
 
 /**
  * The one engine that turns a declaration (a spec's `lines`, in lib/kit/units.ts's terms) into
@@ -349,15 +349,6 @@ function foldable(l: Line): boolean {
   return hasWords(t) && !DIAGNOSTIC.test(t) && !TABLE_ROW.test(t);
 }
 
-const ID_OR_NUMBER = /\b(0x)?[0-9a-f]{7,}\b|\d+/gi;
-const A_WORD = /[A-Za-z]{2}/;
-/**
- * Does the line say something besides its numbers and ids? A line that is only values (`seq`,
- * `git rev-list`, a column of hashes) has no template to tell its lines apart by: each is an answer.
- */
-function hasWords(t: string): boolean {
-  return A_WORD.test(t) && A_WORD.test(t.replace(ID_OR_NUMBER, ' '));
-}
 
 /**
  * Hides runs of lines in place: each contiguous run of hidden input lines becomes one
