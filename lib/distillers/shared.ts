@@ -148,12 +148,18 @@ export function sameTemplate(a: string, b: string): boolean {
       while (j < b.length && isSpace(b.charCodeAt(j))) j++;
       continue;
     }
-    const ea = variableEnd(a, i);
-    if (ea >= 0) {
-      const eb = variableEnd(b, j);
-      if (eb >= 0) { i = ea; j = eb; continue; }
+    // A char that no variable token can start at (not a digit, nor a hex letter at a word's
+    // start: most chars of a line) is compared as it is, without asking variableEnd, which
+    // would say -1 there.
+    const c = a.charCodeAt(i);
+    if (isDigit(c) || (isHexLetter(c) && (i === 0 || !isWord(a.charCodeAt(i - 1))))) {
+      const ea = variableEnd(a, i);
+      if (ea >= 0) {
+        const eb = variableEnd(b, j);
+        if (eb >= 0) { i = ea; j = eb; continue; }
+      }
     }
-    if (a.charCodeAt(i) !== b.charCodeAt(j)) return false;
+    if (c !== b.charCodeAt(j)) return false;
     i++;
     j++;
   }
@@ -193,9 +199,11 @@ function idOrNumberEnd(s: string, i: number): number {
 export function hasWords(t: string): boolean {
   let letter = false; // the char before `i` is a letter that no id or number took
   for (let i = 0; i < t.length; ) {
-    const e = idOrNumberEnd(t, i);
+    const c = t.charCodeAt(i);
+    // Neither a digit nor a hex letter: no id or number starts here.
+    const e = isDigit(c) || isHexLetter(c) ? idOrNumberEnd(t, i) : -1;
     if (e >= 0) { letter = false; i = e; continue; }
-    if (isLetter(t.charCodeAt(i))) {
+    if (isLetter(c)) {
       if (letter) return true;
       letter = true;
     } else letter = false;
