@@ -3,7 +3,7 @@ import type { Batch, Item, Line } from '../kit/types.js';
 import type { Hit, LineHandler, Recognition, Recogniser, Repeats, Rewrites } from '../kit/units.js';
 import { batchStage, type RunState } from '../kit/stage.js';
 import { FOLD_MIN_LINES, foldPays, lineByteLength, mustStay } from '../kit/marker.js';
-import { countsNote, quoteOf, sameTemplate, saysFailureOrWarning, textOf } from './shared.js';
+import { countsNote, hasWords, quoteOf, sameTemplate, saysFailureOrWarning, textOf } from './shared.js';
 
 /**
  * The one engine that turns a declaration (a spec's `lines`, in lib/kit/units.ts's terms) into
@@ -255,6 +255,16 @@ export function templateNotes(hidden: readonly Line[]): string[] {
  */
 class Folder {
   private anchor: string | null = null; // the run's first line (or its custom key)
+  /**
+   * Whether the anchor line may fold (`noisy`), asked only once a line shares its template
+   * (null: not asked yet), and its tier when it came. Most lines share no template with the line
+   * before them, so most lines are never asked: the words, location and table tests cost more
+   * than the template comparison that fails at the first differing char. Only the default fold
+   * (no `keyOf`) waits; its answer is a pure function of the line's text and tier as they came,
+   * so asking later says what asking at once would have said.
+   */
+  private anchorNoisy: boolean | null = null;
+  private anchorTier: Line['tier'] = 'text';
   private hidden: Line[] = [];
   private hiddenBytes = 0;
   private lastBlank = false;
@@ -286,17 +296,42 @@ class Folder {
       return;
     }
     this.lastBlank = false;
-    const noisy = !mustStay(l) && l.tier !== 'signal' && this.isNoise(l) && !saysFailureOrWarning(plain);
-    const key = noisy ? (this.keyOf ? this.keyOf(l) : plain) : null;
-    const same = key !== null && this.anchor !== null && (this.keyOf ? key === this.anchor : sameTemplate(key, this.anchor));
-    if (noisy && same) {
-      this.hidden.push(l);
-      this.hiddenBytes += lineByteLength(l);
-      if (this.hiddenBytes >= FOLD_MAX_HIDDEN_BYTES) this.close(out, true);
-      return;
+    if (this.keyOf) return this.pushKeyed(l, plain, out);
+    // A failure or a signal never folds, nor starts a run.
+    if (mustStay(l) || l.tier === 'signal') { this.keep(l, null, out); return; }
+    if (this.anchor !== null && sameTemplate(plain, this.anchor)) {
+      this.anchorNoisy ??= noisyText(this.anchorTier, this.anchor);
+      if (this.anchorNoisy) {
+        if (noisyText(l.tier, plain)) { this.hide(l, out); return; }
+        this.keep(l, null, out);
+        return;
+      }
     }
+    // It may start a run: whether it may fold is asked when a line shares its template.
+    this.keep(l, plain, out);
+    this.anchorNoisy = null;
+    this.anchorTier = l.tier;
+  }
+
+  /** With a custom key (`foldKey`): whether a line may fold is asked of every line, while its key is current. */
+  private pushKeyed(l: Line, plain: string, out: Item[]): void {
+    const noisy = !mustStay(l) && l.tier !== 'signal' && this.isNoise(l) && !saysFailureOrWarning(plain);
+    const key = noisy ? this.keyOf!(l) : null;
+    if (noisy && key === this.anchor) { this.hide(l, out); return; }
+    this.keep(l, key, out);
+  }
+
+  /** The line joins the open run, hidden. */
+  private hide(l: Line, out: Item[]): void {
+    this.hidden.push(l);
+    this.hiddenBytes += lineByteLength(l);
+    if (this.hiddenBytes >= FOLD_MAX_HIDDEN_BYTES) this.close(out, true);
+  }
+
+  /** The line stays: the open run ends before it, and `anchor` (null: none) starts the next. */
+  private keep(l: Line, anchor: string | null, out: Item[]): void {
     this.close(out);
-    this.anchor = noisy ? key : null;
+    this.anchor = anchor;
     out.push(l);
   }
 
@@ -330,21 +365,21 @@ const TABLE_ROW = /[|│┃].*[|│┃]/;
  * `Folder.push`.)
  */
 function foldable(l: Line): boolean {
-  if (l.tier === 'noise') return true;
-  if (l.tier !== 'text') return false;
-  const t = textOf(l);
+  return foldableText(l.tier, textOf(l));
+}
+
+/** `foldable` of a line with this tier and text. */
+function foldableText(tier: Line['tier'], t: string): boolean {
+  if (tier === 'noise') return true;
+  if (tier !== 'text') return false;
   return hasWords(t) && !DIAGNOSTIC.test(t) && !TABLE_ROW.test(t);
 }
 
-const ID_OR_NUMBER = /\b(0x)?[0-9a-f]{7,}\b|\d+/gi;
-const A_WORD = /[A-Za-z]{2}/;
-/**
- * Does the line say something besides its numbers and ids? A line that is only values (`seq`,
- * `git rev-list`, a column of hashes) has no template to tell its lines apart by: each is an answer.
- */
-function hasWords(t: string): boolean {
-  return A_WORD.test(t) && A_WORD.test(t.replace(ID_OR_NUMBER, ' '));
+/** May a line that neither states a failure nor is a signal fold as one of many alike (the default fold)? */
+function noisyText(tier: Line['tier'], plain: string): boolean {
+  return foldableText(tier, plain) && !saysFailureOrWarning(plain);
 }
+
 
 /**
  * Hides runs of lines in place: each contiguous run of hidden input lines becomes one

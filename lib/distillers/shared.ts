@@ -167,16 +167,68 @@ export function sameTemplate(a: string, b: string): boolean {
       while (j < b.length && isSpace(b.charCodeAt(j))) j++;
       continue;
     }
-    const ea = variableEnd(a, i);
-    if (ea >= 0) {
-      const eb = variableEnd(b, j);
-      if (eb >= 0) { i = ea; j = eb; continue; }
+    // A char that no variable token can start at (not a digit, nor a hex letter at a word's
+    // start: most chars of a line) is compared as it is, without asking variableEnd, which
+    // would say -1 there.
+    const c = a.charCodeAt(i);
+    if (isDigit(c) || (isHexLetter(c) && (i === 0 || !isWord(a.charCodeAt(i - 1))))) {
+      const ea = variableEnd(a, i);
+      if (ea >= 0) {
+        const eb = variableEnd(b, j);
+        if (eb >= 0) { i = ea; j = eb; continue; }
+      }
     }
-    if (a.charCodeAt(i) !== b.charCodeAt(j)) return false;
+    if (c !== b.charCodeAt(j)) return false;
     i++;
     j++;
   }
   return i === a.length && j === b.length;
+}
+
+/**
+ * Where the id or number that `ID_OR_NUMBER` (/\b(0x)?[0-9a-f]{7,}\b|\d+/gi) would match at
+ * `i` ends, or -1 when it matches none there: a word of seven or more hex digits (after an
+ * optional `0x`) standing alone, else a run of digits.
+ */
+function idOrNumberEnd(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  const hex = isDigit(c) || isHexLetter(c);
+  if (hex && (i === 0 || !isWord(s.charCodeAt(i - 1)))) {
+    // With its `0x` first, then without: the regex tries `(0x)?` both ways.
+    for (let from = c === 48 && (s.charCodeAt(i + 1) | 32) === 120 ? i + 2 : i; ; from = i) {
+      let j = from;
+      while (j < s.length && (isDigit(s.charCodeAt(j)) || isHexLetter(s.charCodeAt(j)))) j++;
+      if (j - from >= HEX_ID_MIN && (j === s.length || !isWord(s.charCodeAt(j)))) return j;
+      if (from === i) break;
+    }
+  }
+  if (!isDigit(c)) return -1;
+  let j = i + 1;
+  while (j < s.length && isDigit(s.charCodeAt(j))) j++;
+  return j;
+}
+
+/**
+ * Pure: does the line say something besides its numbers and ids: two letters side by side once
+ * every id and number is blanked out (`t.replace(ID_OR_NUMBER, ' ')` holds /[A-Za-z]{2}/)? A
+ * line that is only values (`seq`, `git rev-list`, a column of hashes) has no template to tell
+ * its lines apart by: each is an answer. One pass, no string built: it is asked of every line a
+ * fold may hide.
+ */
+export function hasWords(t: string): boolean {
+  let letter = false; // the char before `i` is a letter that no id or number took
+  for (let i = 0; i < t.length; ) {
+    const c = t.charCodeAt(i);
+    // Neither a digit nor a hex letter: no id or number starts here.
+    const e = isDigit(c) || isHexLetter(c) ? idOrNumberEnd(t, i) : -1;
+    if (e >= 0) { letter = false; i = e; continue; }
+    if (isLetter(c)) {
+      if (letter) return true;
+      letter = true;
+    } else letter = false;
+    i++;
+  }
+  return false;
 }
 
 /** A line longer than this is not quoted in a marker: the marker says "the one above" instead. */

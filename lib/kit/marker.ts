@@ -50,6 +50,7 @@ export function lineBytes(l: Line): string {
 
 /** How many bytes the line is as it came (the line ending is ASCII). */
 export function lineByteLength(l: Line): number {
+  if (l.size !== undefined) return l.size;
   return (l.bytes ? l.bytes.length : Buffer.byteLength(l.raw ?? l.text)) + l.eol.length;
 }
 

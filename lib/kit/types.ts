@@ -48,6 +48,11 @@ export interface Line {
   index: number;
   /** Byte offset just past this line (terminator included) in the raw input. */
   end: number;
+  /**
+   * The line's bytes as it came, terminator included (`lineByteLength`), when frame cut it
+   * from the input: asked by every stage that counts bytes, so it is not re-encoded each time.
+   */
+  size?: number;
 }
 
 /**

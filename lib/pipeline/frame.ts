@@ -33,7 +33,7 @@ export function frame(run: RunState): Transform {
       if (bnl < 0) {
         if (final && bpos < n) {
           const body = region.toString('utf8', bpos, n);
-          const line: Line = { kind: 'line', text: body, eol: '', tier: 'text', index: index++, end: base + n };
+          const line: Line = { kind: 'line', text: body, eol: '', tier: 'text', index: index++, end: base + n, size: n - bpos };
           if (!valid && !isUtf8(region.subarray(bpos, n))) line.bytes = Buffer.from(region.subarray(bpos, n));
           else if (body.indexOf('\r') >= 0) foldRedraw(line, run);
           lines.push(line);
@@ -43,7 +43,7 @@ export function frame(run: RunState): Transform {
       const crlf = bnl > bpos && region[bnl - 1] === 13;
       const stop = crlf ? bnl - 1 : bnl;
       const body = region.toString('utf8', bpos, stop);
-      const line: Line = { kind: 'line', text: body, eol: crlf ? '\r\n' : '\n', tier: 'text', index: index++, end: base + bnl + 1 };
+      const line: Line = { kind: 'line', text: body, eol: crlf ? '\r\n' : '\n', tier: 'text', index: index++, end: base + bnl + 1, size: bnl + 1 - bpos };
       // Only a region that is not valid UTF-8 as a whole has lines that are not: each is checked.
       if (!valid && !isUtf8(region.subarray(bpos, stop))) line.bytes = Buffer.from(region.subarray(bpos, stop));
       else if (body.indexOf('\r') >= 0) foldRedraw(line, run);

@@ -2,6 +2,7 @@ import t from 'tap';
 import { corpusCase, keptAll, pipe } from './cases.js';
 import { routeCommand } from '../../lib/distillers/registry.js';
 import { distill } from '../helpers/omni.js';
+import { FAILURE_OR_WARNING } from '../../lib/kit/words.js';
 
 // generic owns what no spec does: it recognises nothing of any tool, squeezes blank runs and
 // folds runs of alike noise lines (lib/distillers/generic.ts).
@@ -61,4 +62,28 @@ t.test('a list of names is an answer: digits glued to a name\'s letters are part
   const pulls = Array.from({ length: 20 }, (_, i) => `2026-12-01T1${i % 10}:00:0${i % 10}Z pulled layer v1.${i}.0 1920x10${i % 10}0`).join('\n') + '\n';
   const p = (await distill(pulls, { command: './pull-layers', door: 'pipe' })).output.toString();
   t.ok(p.length < pulls.length / 2, `${pulls.length} -> ${p.length} B`);
+});
+
+// Whether a line may fold (its words, a diagnostic's location, a table's columns, a word of
+// trouble) is asked only once a neighbour shares its template: most lines share none, and the
+// template comparison fails at the first differing char. The output is the same either way.
+t.test('a line no neighbour shares a template with is never asked for its words of trouble', async (t) => {
+  const test = RegExp.prototype.test;
+  let asked = 0;
+  const count = async (input: string) => {
+    asked = 0;
+    RegExp.prototype.test = function (this: RegExp, s: string) { if (this === FAILURE_OR_WARNING) asked++; return test.call(this, s); };
+    try {
+      return (await distill(input, { command: './run-jobs', door: 'pipe' })).output.toString();
+    } finally {
+      RegExp.prototype.test = test;
+    }
+  };
+  const mixed = Array.from({ length: 60 }, (_, i) => (i % 2 ? `job ${i} done in ${i * 3}ms` : `fetched item-${i} from cache`)).join('\n') + '\n';
+  t.equal(await count(mixed), mixed, 'nothing folds');
+  t.equal(asked, 0, 'no line was asked');
+  const alike = Array.from({ length: 60 }, (_, i) => `job ${i} done in ${i * 3}ms`).join('\n') + '\n';
+  const out = await count(alike);
+  t.match(out, /^\[omni: 58 lines like "job \d+ done in \d+ms" folded/m, 'a run of alike lines folds');
+  t.ok(asked >= 60, `each line of the run was asked (${asked})`);
 });

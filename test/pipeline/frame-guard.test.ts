@@ -121,3 +121,28 @@ t.test('progress counters in brackets are not JSON', async (t) => {
   t.equal(detectStructured(lines('[\n  {"a": 1}\n]')), 'json');
   t.equal(detectStructured(lines('[42]')), 'json');
 });
+
+t.test('frame gives each line its size as it came, the bytes lineByteLength counts', async (t) => {
+  const { frame } = await import('../../lib/pipeline/frame.js');
+  const { RunState } = await import('../../lib/kit/stage.js');
+  const { lineByteLength } = await import('../../lib/kit/marker.js');
+  const input = Buffer.concat([
+    Buffer.from('plain\r\nünïcödé ✓\n\x1b[32mgreen\x1b[0m\n[##  ] 10%\r[####] 100%\n\n'),
+    Buffer.from([0xc3, 0x28, 10]), // not UTF-8: its exact bytes
+    Buffer.from('last, no newline'),
+  ]);
+  const f = frame(new RunState());
+  const got: Line[] = [];
+  f.on('data', (b: { items: Line[] }) => got.push(...b.items));
+  const done = new Promise((r) => f.on('end', r));
+  f.end(input);
+  await done;
+  t.equal(got.length, 7);
+  let at = 0;
+  for (const l of got) {
+    t.equal(l.size, l.end - at, `${JSON.stringify(l.text)}: its bytes in the input`);
+    const { size, ...without } = l;
+    t.equal(lineByteLength(without as Line), size, 'what lineByteLength counts without it');
+    at = l.end;
+  }
+});
