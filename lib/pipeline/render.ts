@@ -35,7 +35,7 @@ export { RECEIPT_RESERVE_BYTES } from './receipt-budget.js';
 
 /**
  * A streamed run's batches wait for their archive write up to this many raw bytes, or this
- * long: a fast stream's markers are archived in one transaction per MiB rather than one per
+ * long: a fast stream's markers are archived in one transaction per 256 KiB rather than one per
  * 64 KiB batch (a transaction costs far more than its rows), and a slow producer's lines
  * still go out within a blink. Nothing waiting has gone out: a marker is written only after
  * the write that archived its lines.
