@@ -399,6 +399,16 @@ function slowHistory(n: number, mb: number): string {
   return home;
 }
 
+/** The replay is under way once its throwaway store in `tmp` has archived something: its name, or '' after 30 s. */
+async function replayUnderWay(tmp: string): Promise<string> {
+  for (let i = 0; i < 600; i++) {
+    const d = readdirSync(tmp).find((n) => n.startsWith('omni-discover-'));
+    if (d && existsSync(join(tmp, d, 'omni.db'))) return d;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return '';
+}
+
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   t.test(`${sig} during a replay leaves nothing in TMPDIR`, async (t) => {
     const home = slowHistory(200, 4);
@@ -411,13 +421,7 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     child.stderr!.on('data', (b: Buffer) => (stderr += b.toString()));
     const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     t.teardown(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
-    // The replay is under way once its throwaway store has archived something.
-    let store = '';
-    for (let i = 0; i < 600 && !store; i++) {
-      const d = readdirSync(tmp).find((n) => n.startsWith('omni-discover-'));
-      if (d && existsSync(join(tmp, d, 'omni.db'))) store = d;
-      else await new Promise((r) => setTimeout(r, 50));
-    }
+    const store = await replayUnderWay(tmp);
     t.ok(store, 'the throwaway store was made in TMPDIR');
     child.kill(sig);
     const code = await exit;
@@ -434,12 +438,7 @@ t.test('a replay killed outright (SIGKILL) leaves its store, and the next replay
   const child = spawn(process.execPath, [OMNI, 'discover', '--since', 'all'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exit = new Promise<void>((r) => child.on('exit', () => r()));
   t.teardown(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
-  let store = '';
-  for (let i = 0; i < 600 && !store; i++) {
-    const d = readdirSync(tmp).find((n) => n.startsWith('omni-discover-'));
-    if (d && existsSync(join(tmp, d, 'omni.db'))) store = d;
-    else await new Promise((r) => setTimeout(r, 50));
-  }
+  const store = await replayUnderWay(tmp);
   t.ok(store, 'the throwaway store was made in TMPDIR');
   child.kill('SIGKILL');
   await exit;

@@ -1,8 +1,7 @@
 import t from 'tap';
 import fc from 'fast-check';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { letterTrie, MAY_STATE_FAILURE, saysFailureOrWarning } from '../../lib/kit/words.js';
+import { disagreements } from '../helpers/corpus.js';
 
 // saysFailureOrWarning asks one trie-shaped regex (letterTrie) what the flat lists say: it must
 // answer as they do on every line.
@@ -19,22 +18,9 @@ t.test('letterTrie groups alternatives by their first letter, and leaves the res
 });
 
 t.test('saysFailureOrWarning says what the flat lists say, on every corpus line', async (t) => {
-  const root = join(import.meta.dirname, '..', '..', 'corpus', 'cases');
-  let n = 0;
-  let yes = 0;
-  const bad: string[] = [];
-  for (const d of readdirSync(root)) {
-    const f = join(root, d, 'output.txt');
-    if (!existsSync(f)) continue;
-    for (const line of readFileSync(f, 'utf8').split('\n')) {
-      n++;
-      const want = flat(line);
-      if (want) yes++;
-      if (saysFailureOrWarning(line) !== want) bad.push(line);
-    }
-  }
-  t.ok(n > 10000 && yes > 500, `${n} lines, ${yes} hold a word`);
-  t.same(bad.slice(0, 10), []);
+  const { lines, yes, bad } = disagreements(saysFailureOrWarning, flat);
+  t.ok(lines > 10000 && yes > 500, `${lines} lines, ${yes} hold a word`);
+  t.same(bad, []);
 });
 
 t.test('saysFailureOrWarning says what the flat lists say, on fuzzed words in any case', async (t) => {
