@@ -167,8 +167,11 @@ function pathOf(diffLine: string): string | null {
   return m ? m[2] : null;
 }
 
+/** A hunk's lines still to come, on each side. */
+type HunkLeft = Pick<Hunk, 'oldLeft' | 'newLeft'>;
+
 /** The line is one more of the hunk's, by its counts (a `\\ No newline…` line always is). */
-function fits(h: Hunk, t: string): boolean {
+function fits(h: HunkLeft, t: string): boolean {
   if (t.startsWith('\\')) return true;
   const c = t[0];
   if (c === ' ' || t === '') return h.oldLeft > 0 && h.newLeft > 0;
@@ -178,7 +181,7 @@ function fits(h: Hunk, t: string): boolean {
 }
 
 /** Counts the line off the hunk's lines still to come. */
-function count(h: Hunk, t: string): void {
+function count(h: HunkLeft, t: string): void {
   const c = t[0];
   if (c === ' ' || t === '') { h.oldLeft--; h.newLeft--; } else if (c === '-') h.oldLeft--; else if (c === '+') h.newLeft--;
 }
@@ -410,24 +413,21 @@ function shownPatches(rw: Rewrites, next: (l: Line, out: Item[]) => void, closeA
   let held: Line[] | null = null;
   let bytes = 0;
   let hunkSeen = false;
-  let oldLeft = 0;
-  let newLeft = 0;
+  const left: HunkLeft = { oldLeft: 0, newLeft: 0 };
 
   /** The line continues the held patch: a header line before its hunks, a hunk header, or one of a hunk's lines by its counts. */
   const continues = (t: string): boolean => {
     if (t.startsWith('\\')) return hunkSeen; // `\ No newline at end of file`
-    if (oldLeft > 0 || newLeft > 0) {
-      const c = t[0];
-      if ((c === ' ' || t === '') && oldLeft > 0 && newLeft > 0) { oldLeft--; newLeft--; return true; }
-      if (c === '-' && oldLeft > 0) { oldLeft--; return true; }
-      if (c === '+' && newLeft > 0) { newLeft--; return true; }
-      return false;
+    if (left.oldLeft > 0 || left.newLeft > 0) {
+      if (!fits(left, t)) return false;
+      count(left, t);
+      return true;
     }
     const m = HUNK_HEADER.exec(t);
     if (m) {
       hunkSeen = true;
-      oldLeft = m[2] === undefined ? 1 : Number(m[2]);
-      newLeft = m[4] === undefined ? 1 : Number(m[4]);
+      left.oldLeft = m[2] === undefined ? 1 : Number(m[2]);
+      left.newLeft = m[4] === undefined ? 1 : Number(m[4]);
       return true;
     }
     return !hunkSeen && FILE_HEADER.test(t);
@@ -466,7 +466,7 @@ function shownPatches(rw: Rewrites, next: (l: Line, out: Item[]) => void, closeA
         held = [l];
         bytes = t.length;
         hunkSeen = false;
-        oldLeft = newLeft = 0;
+        left.oldLeft = left.newLeft = 0;
         return;
       }
       next(l, out);
