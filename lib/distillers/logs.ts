@@ -41,8 +41,20 @@ const TIMESTAMP = new RegExp([
   /\b\d{2}-[A-Z][a-z]{2}-\d{4} \d{2}:\d{2}:\d{2}(?:[.,]\d+)?/.source,
   // a time of day opening the line (logback's and many Java loggers' default): `16:42:09.123 [main] INFO`
   /^\d{2}:\d{2}:\d{2}[.,]\d{3}\b/.source,
+  // …or bracketed (pino-pretty's default): `[16:42:09.123] INFO (4242): …`
+  /^\[\d{2}:\d{2}:\d{2}[.,]\d{3}\]/.source,
+  // klog (Kubernetes and much of Go): `I1201 16:42:09.123456   4242 file.go:12] …`, the
+  // severity letter before the month and day (the stamp quoted is the date and time)
+  /(?<=^[IWEF])\d{4} \d{2}:\d{2}:\d{2}\.\d{6}(?= +\d+ \S+:\d+\] )/.source,
+  // zerolog's console writer, its default stamp a kitchen clock: `4:42PM INF …`
+  /^\d{1,2}:\d{2}[AP]M(?= (?:TRC|DBG|INF|WRN|ERR|FTL|PNC|\?\?\?) )/.source,
 ].join('|'));
 const SEVERE = /\b(ERROR|FATAL|PANIC|WARN|WARNING|CRIT|CRITICAL|ALERT|EMERG|SEVERE)\b|\[(error|warn|crit|alert|emerg)\]|\b(error|warn|warning|fatal|panic)\b/i;
+/**
+ * Severities a record names in a letter or three rather than a word: klog's `W`/`E`/`F` before
+ * its date, zerolog's `WRN`/`ERR`/`FTL`/`PNC` after its clock.
+ */
+const SEVERE_CODE = /^[WEF]\d{4} \d{2}:\d{2}:\d{2}\.\d{6} |^\d{1,2}:\d{2}[AP]M (?:WRN|ERR|FTL|PNC) /;
 const ACCESS_STATUS = /"[A-Z]+ \S+ HTTP\/[\d.]+" ([45]\d\d) /;
 /** dpkg.log: what was installed, upgraded or removed, and each package's final state, is the answer; the other status lines fold. */
 const DPKG_ACTION = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} (install|upgrade|remove|purge|status installed|status not-installed) /;
@@ -126,7 +138,7 @@ const DEPRECATED = /\bdeprecat/i;
  */
 function isBarrier(l: Line): boolean {
   const t = textOf(l);
-  if (l.tier === 'failure' || SEVERE.test(t) || PG_CONTEXT.test(t) || SESSION_EDGE.test(t) || REDIS_LEVEL.exec(t)?.[1] === '#') return true;
+  if (l.tier === 'failure' || SEVERE.test(t) || SEVERE_CODE.test(t) || PG_CONTEXT.test(t) || SESSION_EDGE.test(t) || REDIS_LEVEL.exec(t)?.[1] === '#') return true;
   return l.tier === 'signal' && (!(TIMESTAMP.test(t) || NPM_DEBUG.test(t)) || DEPRECATED.test(t));
 }
 

@@ -272,3 +272,33 @@ t.test('a deprecation record still ends a fold', async (t) => {
   const at = out.indexOf(lines[4]);
   t.equal(out[at + 1], lines[5], 'the first record after it starts a new stretch and stays');
 });
+
+t.test("klog, zerolog's console and pino-pretty stamps are log records: requests fold, every W/E/F, WRN/ERR and WARN/ERROR record stays", async (t) => {
+  const cases: Array<[string, RegExp]> = [
+    ['1175-klog-structured-log', /^[WEF]\d{4} /],
+    ['1176-zerolog-console-log', /^\S+ (WRN|ERR|FTL|PNC) /],
+    ['1177-pino-pretty-log', /\] (WARN|ERROR|FATAL) /],
+  ];
+  for (const [id, severe] of cases) {
+    const { r, text, markers, rawText } = await distillCase(id);
+    t.equal(r.distiller, 'logs', id);
+    t.ok(markers.length > 0 && r.outBytes < r.rawBytes * 0.6, `${id}: folded, ${r.outBytes} of ${r.rawBytes}`);
+    const lines = rawText.trimEnd().split('\n');
+    const bad = lines.filter((l) => severe.test(l));
+    t.ok(bad.length > 0, `${id}: the case has severe records`);
+    for (const l of bad) t.ok(text.includes(l + '\n'), `${id}: ${l}`);
+    t.ok(text.trimEnd().endsWith(lines[lines.length - 1]), `${id}: the last line stays`);
+  }
+});
+
+t.test("a klog or zerolog record's severity letter is a barrier even where no severity word appears", async (t) => {
+  const rec = (i: number, sev = 'I') => `${sev}1207 09:27:13.0${String(10 + i).padStart(5, '0')}   30858 main.go:27] "request" method="GET" status=200 n=${i}`;
+  const lines = [...Array.from({ length: 6 }, (_, i) => rec(i)), rec(6, 'E'), ...Array.from({ length: 6 }, (_, i) => rec(7 + i))];
+  const r = await distill(lines.join('\n') + '\n', { command: 'cat app.log', door: 'pipe' });
+  const text = r.output.toString();
+  t.ok(text.includes(lines[6] + '\n'), 'the E record stays');
+  const out = text.split('\n');
+  const at = out.indexOf(lines[6]);
+  t.ok(out.slice(0, at).some((l) => MARKER_RE.test(l)), 'the records before it fold');
+  t.equal(out[at + 1], lines[7], 'no fold reaches across it: the record after it stays as the first of its own run');
+});
