@@ -15,11 +15,18 @@ export const textOf = (l: Line): string => l.plain ?? l.text;
 /**
  * "400 passing tests, 8 passing suites folded": what a run of recognised lines is, counted by
  * each hit's noun (its `one` for a count of one); "N lines folded" when no hit names a noun.
+ * A lead-in is part of what it leads (`=== RUN x` of the test `--- PASS: x` closes), so where
+ * the run holds at least as many lines it leads as lead-ins, the lead-ins go uncounted: "6
+ * passing tests" says what was hidden, and a marker that names fewer kinds costs fewer bytes
+ * (a small package's tests then fold at all). Lead-ins left without what they lead are named.
  */
 export function countsNote(hits: ReadonlyArray<Hit | undefined>): string {
+  let leads = 0;
+  for (const h of hits) if (h?.lead && h.noun) leads++;
+  const leadsCounted = leads * 2 > hits.length;
   const counts = new Map<string, { c: number; one: string }>();
   for (const h of hits) {
-    if (!h?.noun) continue;
+    if (!h?.noun || (h.lead && !leadsCounted)) continue;
     const k = counts.get(h.noun);
     if (k) k.c++;
     else counts.set(h.noun, { c: 1, one: h.one ?? h.noun });
