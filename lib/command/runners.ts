@@ -139,9 +139,10 @@ export function scriptVia(argv: string[], runners: readonly Runner[]): string | 
 
 /**
  * Task runners: a Makefile's, a justfile's, a Rakefile's recipes say what runs, the command
- * line does not (`make test`, `just lint`, `rake`). Their output is mostly the recipes'.
+ * line does not (`make test`, `just lint`, `rake`). Their output is mostly the recipes'. turbo
+ * runs each package's script of the task named (`turbo run test build`), its lines prefixed.
  */
-const TASK_RUNNERS = new Set(['make', 'gmake', 'just', 'rake', 'task']);
+const TASK_RUNNERS = new Set(['make', 'gmake', 'just', 'rake', 'task', 'turbo']);
 
 const SCRIPT_RUNNERS: readonly Runner[] = [NPM, PNPM, YARN, BUN];
 

@@ -3,6 +3,7 @@ import type { Batch, Item, Line } from '../kit/types.js';
 import type { Hit, LineHandler, Recognition, Recogniser, Repeats, Rewrites } from '../kit/units.js';
 import { batchStage, type RunState } from '../kit/stage.js';
 import { FOLD_MIN_LINES, foldPays, lineByteLength, mustStay } from '../kit/marker.js';
+import { bodyOf } from '../kit/prefix.js';
 import { countsNote, hasWords, quoteOf, sameTemplate, saysFailureOrWarning, textOf } from './shared.js';
 
 /**
@@ -161,7 +162,7 @@ function runUnit(run: RunState, rec: Recogniser): LineHandler {
 
   /** One line as the recogniser saw it, outside a section: hidden, or kept (and folded like generic output). */
   const step = (l: Line, seen: Seen, out: Item[]) => {
-    const plain = l.plain ?? l.text;
+    const plain = bodyOf(l);
     // A blank line the recogniser was not shown is hidden inside a run; a section's own line
     // stays unless its whole section is hidden; a failure line is never hidden.
     const h = mustStay(l) ? null : seen === UNSEEN_BLANK ? (hidden.length ? BLANK : null) : seen?.section ? null : seen;
@@ -187,7 +188,8 @@ function runUnit(run: RunState, rec: Recogniser): LineHandler {
 
   return {
     line(l, out) {
-      const plain = l.plain ?? l.text;
+      // A prefixed line (`@web:test: ✓ …`) is shown as its producer printed it.
+      const plain = bodyOf(l);
       // Every line is shown to the recogniser (its state and detection need them all), but a
       // failure line is never hidden. Outside 'keep' a blank line is not shown: it goes with the run.
       const seen: Seen = !see ? null : strict || !isBlank(plain) ? see(l, plain) : UNSEEN_BLANK;

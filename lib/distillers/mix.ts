@@ -2,6 +2,7 @@ import type { Line } from '../kit/types.js';
 import type { DistillerSpec, ProducerRoute } from '../kit/spec.js';
 import type { Hit, Recogniser } from '../kit/units.js';
 import { countsNote } from './shared.js';
+import { bodyOf, prefixOf } from '../kit/prefix.js';
 
 /**
  * The lines of a run that several producers may have printed: `a && b; c`, or one producer
@@ -43,6 +44,7 @@ export interface MixPlan {
 
 interface Member {
   spec: DistillerSpec;
+  route: ProducerRoute;
   rec: Recogniser | null;
   /** The first line (index) it reads. */
   from: number;
@@ -60,7 +62,7 @@ export class Mix {
   constructor(private readonly plan: MixPlan, private readonly beats: (a: DistillerSpec, b: DistillerSpec) => boolean) {
     for (const n of plan.named) {
       const rec = plan.keepAll ? null : runUnit(n.spec.lines ? n.spec.lines(n.route) : null);
-      this.members.push({ spec: n.spec, rec, from: 0 });
+      this.members.push({ spec: n.spec, route: n.route, rec, from: 0 });
       if (n.tool && !this.tools.some((t) => t.spec === n.tool)) this.tools.push({ spec: n.tool, from: 0 });
     }
     const named = new Set(plan.named.map((n) => n.spec.name));
@@ -80,7 +82,7 @@ export class Mix {
   private join(spec: DistillerSpec, from: number): void {
     this.candidates = this.candidates.filter((s) => s !== spec);
     const rec = this.plan.keepAll ? null : runUnit(spec.lines ? spec.lines(CHOSEN) : null);
-    this.members.push({ spec, rec, from });
+    this.members.push({ spec, route: CHOSEN, rec, from });
     if (!this.tools.some((t) => t.spec === spec)) this.tools.push({ spec, from });
     this.version++;
   }
@@ -104,14 +106,14 @@ export class Mix {
       const sniffHead = lines.slice(0, SNIFF_LINES) as Line[];
       this.looked += look.length;
       const claim = this.candidates.filter((s) =>
-        s.detect ? look.some((l) => s.detect!(l.plain ?? l.text)) : !!s.sniff && s.sniff(sniffHead),
+        s.detect ? look.some((l) => s.detect!(bodyOf(l))) : !!s.sniff && s.sniff(sniffHead),
       );
       for (const s of this.unbeaten(claim)) this.join(s, lines[0].index);
       return;
     }
     for (const l of lines) {
       if (this.looked++ >= DETECT_LINES || !this.candidates.length) return;
-      const p = l.plain ?? l.text;
+      const p = bodyOf(l);
       const claim = this.candidates.filter((s) => s.detect && s.detect(p));
       if (claim.length) for (const s of this.unbeaten(claim)) this.join(s, l.index);
     }
@@ -124,13 +126,17 @@ export class Mix {
     const fold = open || this.members.some((m) => !m.rec || m.rec.others !== 'keep');
     const hitBy = new WeakMap<Line, { hit: Hit; m: Member }>();
     const members = this.members;
+    const streams = new Streams(members);
     const rec: Recogniser = {
       see(l, plain) {
         let first: { hit: Hit; m: Member } | null = null;
+        const recs = streams.of(l);
         // Every member sees every line from its own first one: its state may need them all.
-        for (const m of members) {
-          if (!m.rec?.see || l.index < m.from) continue;
-          const h = m.rec.see(l, plain);
+        for (let i = 0; i < members.length; i++) {
+          const m = members[i];
+          const r = recs[i];
+          if (!r?.see || l.index < m.from) continue;
+          const h = r.see(l, plain);
           if (h && !first) first = { hit: h, m };
         }
         if (!first) return null;
@@ -158,6 +164,35 @@ export class Mix {
       };
     }
     return rec;
+  }
+}
+
+/**
+ * Each stream of a prefixed output (turbo's `@shop/web:test: `, `pnpm -r`'s `packages/web test: `)
+ * is one producer's, interleaved with the others': each is read by recognisers of its own, so
+ * one runner's state (a TAP test's YAML block, a suite heading) is never broken by another's
+ * line. Unprefixed lines are read by the members' own recognisers.
+ */
+class Streams {
+  private readonly byPrefix = new Map<string, Array<Recogniser | null>>();
+  private readonly own: Array<Recogniser | null> = [];
+
+  constructor(private readonly members: readonly Member[]) {}
+
+  /** The recognisers of the stream `l` belongs to, one per member (by index), made as members join. */
+  of(l: Line): ReadonlyArray<Recogniser | null> {
+    const key = l.prefix ? prefixOf(l) : '';
+    if (!key) {
+      for (let i = this.own.length; i < this.members.length; i++) this.own.push(this.members[i].rec);
+      return this.own;
+    }
+    let recs = this.byPrefix.get(key);
+    if (!recs) this.byPrefix.set(key, (recs = []));
+    for (let i = recs.length; i < this.members.length; i++) {
+      const m = this.members[i];
+      recs.push(m.rec && m.spec.lines ? runUnit(m.spec.lines(m.route)) : null);
+    }
+    return recs;
   }
 }
 

@@ -5,6 +5,7 @@ import type { DistillerSpec, ProducerRoute } from '../kit/spec.js';
 import { analyzeCommand, basename, peelWrappers, type CommandAnalysis, type Producer } from '../command/parse.js';
 import { namesNoTool, programVia, scriptVia } from '../command/runners.js';
 import { Mix, type MixPlan } from './mix.js';
+import { bodyOf } from '../kit/prefix.js';
 import { NOTHING, stageFor } from './hide.js';
 import ansible from './ansible.js';
 import bunTest from './bun-test.js';
@@ -420,7 +421,7 @@ export function specByName(name: string): DistillerSpec {
 /** Does this spec claim an output whose first lines are `head`? Its `detect` on any of them, or its `sniff`. */
 function sniffs(spec: DistillerSpec, head: Line[]): boolean {
   if (spec.detect) {
-    for (const l of head) if (spec.detect(l.plain ?? l.text)) return true;
+    for (const l of head) if (spec.detect(bodyOf(l))) return true;
     return false;
   }
   return !!spec.sniff && spec.sniff(head);

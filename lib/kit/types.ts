@@ -32,6 +32,12 @@ export interface Line {
   bytes?: Buffer;
   /** `text` without ANSI colour; set by classify, what render prints by default. */
   plain?: string;
+  /**
+   * Set by classify: the length of the stream prefix `plain` starts with (turbo's `@web:test: `,
+   * `pnpm -r`'s `packages/web test: `, valgrind's `==123== `, lib/kit/prefix.ts), absent for
+   * none. The line is judged by what follows it; it goes out whole.
+   */
+  prefix?: number;
   /** Set by the classify stage. */
   tier: Tier;
   /** What render prints instead of `text` (e.g. ANSI stripped). Undefined = `text`. */

@@ -4,6 +4,7 @@ import { batchStage, type RunState } from '../kit/stage.js';
 import { derivePrefilter, Prefilter, type PrefilterTables } from './prefilter.js';
 import type { DistillerSpec } from '../kit/spec.js';
 import { DISTILLERS } from '../distillers/registry.js';
+import { bodyOf, Prefixes } from '../kit/prefix.js';
 
 /*
  * Tier patterns. Order matters: failure is checked first and nothing overrides it.
@@ -297,19 +298,21 @@ export function classify(run: RunState, owner?: RunOwner) {
   let prev: string | null = null;
   let own: OwnTier | null | undefined = owner ? undefined : null;
   const mixed = !!owner?.mix;
+  const prefixes = new Prefixes();
   return batchStage(run, (batch, push) => {
+    // Plain text and stream prefix first: choosing the owner and its tools read what follows a prefix.
+    for (const it of batch.items) if (it.kind === 'line') prefixes.mark(it, plainOf(it));
     if (own === undefined) {
-      if (!owner!.spec) {
-        for (const it of batch.items) if (it.kind === 'line') plainOf(it);
-        owner!.choose(batch.items.filter((i): i is Line => i.kind === 'line'));
-      }
+      if (!owner!.spec) owner!.choose(batch.items.filter((i): i is Line => i.kind === 'line'));
       own = mixed ? null : ownLines(owner!.tool);
     }
     if (mixed) owner!.observe!(batch.items.filter((i): i is Line => i.kind === 'line'));
     for (const it of batch.items) {
       if (it.kind !== 'line') continue;
       const p = plainOf(it);
-      it.tier = classifyLine(p, prev, mixed ? owner!.ownAt!(it.index) : own);
+      // A prefixed line is judged by what its producer printed; a repeat is the whole line again.
+      const body = it.prefix ? bodyOf(it) : p;
+      it.tier = classifyLine(body, p === prev ? body : null, mixed ? owner!.ownAt!(it.index) : own);
       if (it.tier === 'failure') run.failureLines++;
       prev = p;
     }

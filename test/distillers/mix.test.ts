@@ -11,6 +11,7 @@ import { RunState } from '../../lib/kit/stage.js';
 import { MARKER_RE } from '../../lib/kit/marker.js';
 import { hasWords, sameTemplate, saysFailureOrWarning } from '../../lib/distillers/shared.js';
 import type { Line } from '../../lib/kit/types.js';
+import { bodyOf, Prefixes } from '../../lib/kit/prefix.js';
 import type { Recogniser } from '../../lib/kit/units.js';
 import type { DistillerSpec } from '../../lib/kit/spec.js';
 import { loadCorpus, type CorpusCase } from '../helpers/corpus.js';
@@ -100,15 +101,18 @@ async function distilled(command: string, input: Buffer): Promise<{ output: Buff
   return { output: r.output, blobs, distiller: r.distiller };
 }
 
-/** Lines as classify gives them to the recognisers: plain text and tier, in order. */
+/** Lines as classify gives them to the recognisers: plain text, stream prefix and tier (judged after the prefix), in order. */
 function classified(input: Buffer, tools: DistillerSpec[]): Line[] {
   const own = ownLinesOfAll(tools);
+  const prefixes = new Prefixes();
   let prev: string | null = null;
   return rawLines(input).map((b, index) => {
     const text = shown(textOfRaw(b)) === stripAnsi(textOfRaw(b)) ? textOfRaw(b) : textOfRaw(b).split('\r').filter((x) => x !== '').pop() ?? '';
     const l: Line = { kind: 'line', text, eol: '\n', tier: 'text', index, end: 0 };
     const p = plainOf(l);
-    l.tier = classifyLine(p, prev, own);
+    prefixes.mark(l, p);
+    const body = bodyOf(l);
+    l.tier = classifyLine(body, p === prev ? body : null, own);
     prev = p;
     return l;
   });
@@ -118,7 +122,7 @@ function classified(input: Buffer, tools: DistillerSpec[]): Line[] {
 function recognised(rec: Recogniser, lines: Line[], fold: boolean): Set<number> {
   const hits = new Set<number>();
   for (const l of lines) {
-    const p = l.plain ?? l.text;
+    const p = bodyOf(l);
     if (fold && p.trim() === '') continue;
     if (rec.see?.({ ...l }, p)) hits.add(l.index);
     // Lines it groups as alike (cargo's `Compiling x`): folded to first, marker, last.
@@ -208,7 +212,7 @@ t.test('P1 for chains: over two corpus producers\' outputs, concatenated or inte
     for (const spec of tools) {
       let prev: string | null = null;
       for (const l of lines) {
-        const p = l.plain ?? l.text;
+        const p = bodyOf(l);
         const tier = classifyLine(p, prev, ownLines(spec));
         prev = p;
         if (tier === 'failure' && hidden.has(l.index)) return `${command}: ${spec.name}'s failure line ${JSON.stringify(p.slice(0, 120))} is hidden`;
@@ -365,4 +369,44 @@ t.test('hasWords on lines a fold meets', async (t) => {
   ] as const) t.equal(hasWords(line), byRegex(line), JSON.stringify(line));
   t.equal(hasWords('deadbeefcafe'), false, 'a hex id alone is a value');
   t.equal(hasWords('build 1234 ok'), true, 'words beside a number');
+});
+
+t.test('prefixed streams are read through their prefix: each by the runner its lines name, each with state of its own', async (t) => {
+  // Two node --test streams under turbo, interleaved line by line: one test's YAML block is
+  // cut by the other stream's lines. Each stream's passing tests fold; the failing one stays whole.
+  const tap = (name: string, fail: boolean) => [
+    'TAP version 13',
+    ...Array.from({ length: 12 }, (_, i) => [`# Subtest: ${name} adds ${i}`, `ok ${i + 1} - ${name} adds ${i}`, '  ---', `  duration_ms: 0.${i}31`, '  ...']).flat(),
+    ...(fail ? ['# Subtest: rounds', 'not ok 13 - rounds', '  ---', '  error: |-', '    0.3 !== 0.31', '  ...'] : []),
+    '# pass 12', `# fail ${fail ? 1 : 0}`,
+  ];
+  const a = tap('ledger', false).map((s) => `@shop/ledger:test: ${s}`);
+  const b = tap('cart', true).map((s) => `@shop/cart:test: ${s}`);
+  const lines = ['@shop/ledger:test: cache miss, executing 11aa', '@shop/cart:test: cache miss, executing 22bb', '@shop/ledger:test: > node --test', '@shop/cart:test: > node --test'];
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if (i < a.length) lines.push(a[i]);
+    if (i < b.length) lines.push(b[i]);
+  }
+  lines.push('', ' Tasks:    1 successful, 2 total', 'Failed:    @shop/cart#test');
+  const input = `${lines.join('\n')}\n`;
+  const c = { ...corpusCase('node-test-tap-toplevel-pass'), output: Buffer.from(input) };
+  const d = await pipe(c, 'npx turbo run test');
+  t.match(d.out, /passing (tests|TAP results) folded/, 'passing tests under a prefix fold');
+  for (const keep of ['@shop/cart:test: not ok 13 - rounds', '@shop/cart:test:     0.3 !== 0.31', '@shop/cart:test: # fail 1', '@shop/ledger:test: # pass 12', 'Failed:    @shop/cart#test']) {
+    t.ok(d.lines.includes(keep), `stays: ${keep}`);
+  }
+  t.ok(d.out.length < input.length / 2, `${input.length} -> ${d.out.length} B`);
+  // Every line that went out is an input line, in order, and the markers stand between them.
+  const shown = d.lines.filter((l) => l && !MARKER_RE.test(l));
+  let at = 0;
+  for (const l of shown) { at = lines.indexOf(l, at); t.ok(at >= 0, `in order: ${l}`); if (at < 0) break; }
+});
+
+t.test('turbo and pnpm -r runs of the corpus fold their runners\' passing tests through the prefix', async (t) => {
+  for (const name of ['1183-turbo-run-test-build-pnpm', '1180-pnpm-r-test-three-runners']) {
+    const c = corpusCase(name);
+    const d = await pipe(c);
+    t.match(d.out, /passing (tests|TAP results) folded/, `${name}: folded`);
+    for (const k of c.mustKeep) t.ok(d.out.includes(k), `${name} keeps ${k}`);
+  }
 });
