@@ -33,14 +33,20 @@ export class Prefixes {
 
   /** The length of the prefix `plain` starts with (0: none); an announcement teaches its prefix. */
   lengthOf(plain: string): number {
-    const v = VALGRIND.exec(plain);
-    if (v) return Math.min(v[0].length, plain.length);
-    const t = TURBO_TASK.exec(plain);
+    // Every line of every run comes here: a byte or substring each pattern needs is looked for
+    // first, so a line that can carry none costs no regex.
+    const c = plain.charCodeAt(0);
+    if (c === 61 || c === 45 || c === 42) {
+      const v = VALGRIND.exec(plain);
+      if (v) return Math.min(v[0].length, plain.length);
+    }
+    const t = plain.includes(': cache ') ? TURBO_TASK.exec(plain) : null;
     if (t) this.learn(`${t[1]}: `);
     else {
-      const p = PNPM_SCRIPT.exec(plain);
+      const p = plain.includes('$ ') ? PNPM_SCRIPT.exec(plain) : null;
       if (p) this.learn(`${p[1]} ${p[2]}: `);
     }
+    if (!this.known.length) return 0;
     for (const k of this.known) {
       if (plain.startsWith(k)) return k.length;
       // An empty line of the producer: the prefix without its trailing space.
