@@ -15,6 +15,7 @@ import cc from './cc.js';
 import ctest from './ctest.js';
 import enumeration from './enumeration.js';
 import eslint from './eslint.js';
+import flake8 from './flake8.js';
 import generic from './generic.js';
 import git from './git.js';
 import gitStatus from './git-status.js';
@@ -32,6 +33,8 @@ import npmTest from './npm-test.js';
 import pytest from './pytest.js';
 import read from './read.js';
 import rspec from './rspec.js';
+import rubocop from './rubocop.js';
+import ruff from './ruff.js';
 import search from './search.js';
 import setuptools from './setuptools.js';
 import tap from './tap.js';
@@ -60,6 +63,7 @@ export const DISTILLERS: readonly DistillerSpec[] = Object.freeze([
   ctest,
   enumeration,
   eslint,
+  flake8,
   generic,
   git,
   gitStatus,
@@ -77,6 +81,8 @@ export const DISTILLERS: readonly DistillerSpec[] = Object.freeze([
   pytest,
   read,
   rspec,
+  rubocop,
+  ruff,
   search,
   setuptools,
   tap,
