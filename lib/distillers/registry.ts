@@ -7,6 +7,7 @@ import { namesNoTool, programVia, scriptVia } from '../command/runners.js';
 import { Mix, type MixPlan } from './mix.js';
 import { NOTHING, stageFor } from './hide.js';
 import ansible from './ansible.js';
+import biome from './biome.js';
 import bunTest from './bun-test.js';
 import bundler from './bundler.js';
 import cargoBuild from './cargo-build.js';
@@ -55,6 +56,7 @@ export type { DistillerSpec } from '../kit/spec.js';
  */
 export const DISTILLERS: readonly DistillerSpec[] = Object.freeze([
   ansible,
+  biome,
   bunTest,
   bundler,
   cargoBuild,
