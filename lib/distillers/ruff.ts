@@ -44,7 +44,8 @@ export default {
   family: 'lint',
   producers: ['ruff'],
   runners: TOOL_RUNNERS,
-  detect: (p) => /^Found \d+ errors?\.$/.test(p) || /^\[\*\] \d+ fixable with the `--fix` option/.test(p),
+  // `Found N errors.` is biome's line too: only the fixable count is ruff's own.
+  detect: (p) => /^\[\*\] \d+ fixable with the `--fix` option/.test(p),
   lines: ruffLines,
   examples: [
     // corpus/cases/1193-ruff-check-exit-zero, lines 32-85
