@@ -27,7 +27,8 @@ export default {
   runners: TOOL_RUNNERS,
   lines: () => excerptsUnder(finding, CARETS),
   examples: [
-    // corpus/cases/1194-flake8-show-source-exit-zero, lines 1-9
+    // corpus/cases/1194-flake8-show-source-exit-zero, lines 1-9: short source lines, so their excerpts are fewer bytes
+    // than the markers that would stand for them, and the report comes back as it was.
     {
       command: 'flake8 --show-source --exit-zero',
       input: `./stockpile/report.py:1:1: F403 'from stockpile.store import *' used; unable to detect undefined names

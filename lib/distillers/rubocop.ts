@@ -31,7 +31,8 @@ export default {
   detect: (p) => /^\d+ files? inspected, (no|\d+) offen[cs]es? detected/.test(p),
   lines: () => excerptsUnder(offence, CARETS),
   examples: [
-    // corpus/cases/1191-rubocop-clang-format, lines 13-21
+    // corpus/cases/1191-rubocop-clang-format, lines 13-21: short source lines, so their excerpts are fewer bytes
+    // than the markers that would stand for them, and the report comes back as it was.
     {
       command: 'rubocop --format clang --fail-level E lib',
       input: `lib/ledger/book.rb:2:3: C: Style/Documentation: Missing top-level documentation comment for class Ledger::Book.
