@@ -113,7 +113,7 @@ export const PYTHON: Runner = {
 /**
  * The program an argv runs through these runners: one runner (the first that reads the line),
  * then a module switch (`python -m`). `pnpm vitest` → vitest, `uv run python -m pytest` →
- * pytest; with no runner that reads it, argv[0]'s basename.
+ * pytest; with no runner that reads it, argv[0]'s basename (without an npx `@version`: `npx -y @biomejs/biome@1.9.4` is biome).
  */
 export function programVia(argv: string[], runners: readonly Runner[]): string {
   let a = argv;
@@ -125,7 +125,7 @@ export function programVia(argv: string[], runners: readonly Runner[]): string {
     const inner = r.module && r.runs ? r.runs(a) : null;
     if (inner) { a = inner; break; }
   }
-  return basename(a[0] ?? '');
+  return unversioned(a[0] ?? '');
 }
 
 /** The package script an argv runs through one of these runners (`npm test` → test), or undefined. */

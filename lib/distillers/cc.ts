@@ -1,5 +1,5 @@
 import type { DistillerSpec } from '../kit/spec.js';
-import { TOOL_RUNNERS, type Hit, type Recogniser } from './runner.js';
+import { EXCERPT_CARETS, EXCERPT_SOURCE, TOOL_RUNNERS, type Hit, type Recogniser } from './runner.js';
 import { warningExcerpts, type DiagnosticPart } from './shared.js';
 
 /*
@@ -42,9 +42,6 @@ const GYP: Hit = { noun: 'gyp info lines', one: 'gyp info line' };
 /** The first line of a warning's excerpt (each excerpt counts once), and the lines after it. */
 const EXCERPT: Hit = { noun: 'excerpts', one: 'excerpt' };
 const EXCERPT_LINE: Hit = { noun: '' };
-/** A gutterless excerpt: its source line opens a section that its caret line closes, so neither hides alone. */
-const SOURCE: Hit = { noun: 'excerpts', one: 'excerpt', section: 'opens' };
-const CARETS: Hit = { noun: '', section: 'closes' };
 
 const COMPILER = /^\s*(\S*\/)?(gcc|g\+\+|cc|c\+\+|clang|clang\+\+)(-\d+)?( [^;&|]*)? -c /;
 const COMPILE_LINE = new RegExp(`${COMPILER.source}[^;&|]*$`);
@@ -116,7 +113,7 @@ function ccRecogniser(): Recogniser {
       if (continued) return open(CONTINUATION, p);
       if (ex) {
         const shape = reader.shape();
-        return shape === 'source' ? SOURCE : shape === 'carets' ? CARETS : ex === 'opens' ? EXCERPT : EXCERPT_LINE;
+        return shape === 'source' ? EXCERPT_SOURCE : shape === 'carets' ? EXCERPT_CARETS : ex === 'opens' ? EXCERPT : EXCERPT_LINE;
       }
       if (COMPILE_LINE.test(p) || DEPBASE.test(p)) return open(COMPILE, p);
       if (RECIPE_HEAD.test(p)) return open(RECIPE, p);

@@ -8,6 +8,7 @@ import { Mix, type MixPlan } from './mix.js';
 import { bodyOf } from '../kit/prefix.js';
 import { NOTHING, stageFor } from './hide.js';
 import ansible from './ansible.js';
+import biome from './biome.js';
 import bunTest from './bun-test.js';
 import bundler from './bundler.js';
 import cargoBuild from './cargo-build.js';
@@ -16,6 +17,7 @@ import cc from './cc.js';
 import ctest from './ctest.js';
 import enumeration from './enumeration.js';
 import eslint from './eslint.js';
+import flake8 from './flake8.js';
 import generic from './generic.js';
 import git from './git.js';
 import gitStatus from './git-status.js';
@@ -33,6 +35,8 @@ import npmTest from './npm-test.js';
 import pytest from './pytest.js';
 import read from './read.js';
 import rspec from './rspec.js';
+import rubocop from './rubocop.js';
+import ruff from './ruff.js';
 import search from './search.js';
 import setuptools from './setuptools.js';
 import tap from './tap.js';
@@ -53,6 +57,7 @@ export type { DistillerSpec } from '../kit/spec.js';
  */
 export const DISTILLERS: readonly DistillerSpec[] = Object.freeze([
   ansible,
+  biome,
   bunTest,
   bundler,
   cargoBuild,
@@ -61,6 +66,7 @@ export const DISTILLERS: readonly DistillerSpec[] = Object.freeze([
   ctest,
   enumeration,
   eslint,
+  flake8,
   generic,
   git,
   gitStatus,
@@ -78,6 +84,8 @@ export const DISTILLERS: readonly DistillerSpec[] = Object.freeze([
   pytest,
   read,
   rspec,
+  rubocop,
+  ruff,
   search,
   setuptools,
   tap,

@@ -1,5 +1,6 @@
-import type { Recogniser } from '../kit/units.js';
+import type { Hit, Recogniser } from '../kit/units.js';
 import { PASSED } from './hide.js';
+import { gutterlessExcerpts, type HeadlineOf } from './shared.js';
 import { BUN, HATCH, NPM, PDM, PIPENV, PNPM, POETRY, PYTHON, UV, YARN, type Runner } from '../command/runners.js';
 
 /**
@@ -32,4 +33,27 @@ export const PACKAGE_MANAGERS: readonly Runner[] = [NPM, PNPM, YARN, BUN];
 export function isSubcommand(argv: string[], prog: string, subs: string[]): boolean {
   const a0 = argv[0] ?? '';
   return a0.slice(a0.lastIndexOf('/') + 1) === prog && subs.includes(argv[1] ?? '');
+}
+
+/**
+ * A gutterless excerpt (a source line, then its caret line): the source line opens a section
+ * that the caret line closes, so neither hides alone. Each excerpt counts once.
+ */
+export const EXCERPT_SOURCE: Hit = { noun: 'excerpts', one: 'excerpt', section: 'opens' };
+export const EXCERPT_CARETS: Hit = { noun: '', section: 'closes' };
+
+/**
+ * A linter whose report is its headlines (`file:line:col: severity: message`), each warning's
+ * source line and caret line under it: the excerpt folds where it stood, every other line stays
+ * as it is (the report is the answer: no generic fold).
+ */
+export function excerptsUnder(headline: HeadlineOf, carets: RegExp): Recogniser {
+  const shape = gutterlessExcerpts(headline, carets);
+  return {
+    see: (_l, p) => {
+      const s = shape(p);
+      return s === 'source' ? EXCERPT_SOURCE : s === 'carets' ? EXCERPT_CARETS : null;
+    },
+    others: 'keep',
+  };
 }

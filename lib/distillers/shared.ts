@@ -295,3 +295,31 @@ export function warningExcerpts(partOf: (plain: string) => DiagnosticPart): (pla
     return null;
   };
 }
+
+/** What a linter's headline line is: a warning's (its excerpt may fold), an error's (it stays whole), or no headline. */
+export type HeadlineOf = (plain: string) => 'warning' | 'error' | null;
+
+/**
+ * Reads a linter's lines in order and says which are the gutterless excerpt of a WARNING: the
+ * source line as it is, right after the headline ('source'), then the caret line under it
+ * ('carets'): rubocop's formatters, flake8's `--show-source`. Such a source line is told only
+ * by where it stands, so a recogniser hides it only once the caret line has come (Hit.section);
+ * what is under an error, or comes after one, is never an excerpt (`warningExcerpts`).
+ */
+export function gutterlessExcerpts(headline: HeadlineOf, carets: RegExp): (plain: string) => 'source' | 'carets' | null {
+  let prev: 'headline' | 'source' | null = null;
+  let shape: 'source' | 'carets' | null = null;
+  const excerpt = warningExcerpts((p) => {
+    const was = prev;
+    prev = shape = null;
+    const h = headline(p);
+    if (h) {
+      prev = 'headline';
+      return h;
+    }
+    if (was === 'headline') prev = shape = 'source';
+    else if (was === 'source' && carets.test(p)) shape = 'carets';
+    return shape ? 'excerpt' : null;
+  });
+  return (p) => (excerpt(p) ? shape : null);
+}
