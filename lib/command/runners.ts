@@ -64,7 +64,7 @@ function packageScript(pm: string, argv: string[]): string | undefined {
 }
 
 /** argv[0]'s basename without the `@version` npx names a package with (`npx -y yarn@1.22.22 test`). */
-const unversioned = (w: string): string => basename(w).replace(/(.)@[^@/]*$/, '$1');
+export const unversioned = (w: string): string => basename(w).replace(/(.)@[^@/]*$/, '$1');
 
 const packageManager = (name: string, forms: string[], runs?: (argv: string[]) => string[] | null): Runner => ({
   name,

@@ -1,6 +1,7 @@
 import type { Line } from '../kit/types.js';
 import type { Hit } from '../kit/units.js';
 import { analyzeCommand, basename, peelWrappers } from '../command/parse.js';
+import { unversioned } from '../command/runners.js';
 import { KEEPING_TAILS } from './tails.js';
 
 /**
@@ -61,8 +62,7 @@ export function subcommand(argv: string[]): string {
 
 /** argv[0] without its directory or an npx-style `@version` (`yarn@1.22.22` is yarn). */
 export function programOf(argv: string[]): string {
-  const p = argv[0] ?? '';
-  return p.slice(p.lastIndexOf('/') + 1).replace(/(.)@[^@/]*$/, '$1');
+  return unversioned(argv[0] ?? '');
 }
 
 /** Share of non-blank head lines matching `re` (for sniffing). */
