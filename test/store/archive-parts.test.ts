@@ -88,3 +88,9 @@ t.test('a store written before pieces (schema 3, a large blob in one row) still 
   t.equal(putBlob(store, whole), handleOf(whole));
   t.ok(getBlob(store, handleOf(whole))?.equals(whole), 'and still does after the same content is put again');
 });
+
+t.test('the page cache can be set at open (the streaming doors keep theirs small)', async (t) => {
+  const store = openStore({ home: tmpHome(), cacheKiB: 2048 });
+  t.teardown(() => store.close());
+  t.equal(store.db.pragma('cache_size', { simple: true }), -2048);
+});
