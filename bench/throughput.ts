@@ -3,7 +3,9 @@
 // stdout passthrough and cat, measured side by side in the same run (the machine is shared:
 // medians of BENCH_RUNS runs), printed as ratios to Node passthrough. BENCH_COMMAND adds a row
 // for `omni pipe --command "<it>"` (e.g. 'cat app.log': the logs distiller, a marker for
-// nearly every repeated line, so the archive's writes show).
+// nearly every repeated line, so the archive's writes show). BENCH_BASE names another bundle
+// (e.g. main's dist/omni.cjs, copied aside) for a row of its own in the same interleaved runs:
+// before -> after on the same machine load.
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -38,6 +40,8 @@ const readers: Array<[string, string, string]> = [
   ['node passthrough', `${process.execPath} -e "process.stdin.pipe(process.stdout)"`, '/dev/null'],
   ['omni pipe', `${process.execPath} ${OMNI} pipe`, join(dir, 'out.txt')],
 ];
+const base = process.env.BENCH_BASE;
+if (base) readers.push(['omni pipe (BENCH_BASE)', `${process.execPath} ${base} pipe`, join(dir, 'out-base.txt')]);
 if (command) readers.push([`omni pipe --command ${command}`, `${process.execPath} ${OMNI} pipe --command ${q(command)}`, join(dir, 'out-cmd.txt')]);
 
 for (const mb of sizes) {
@@ -59,6 +63,7 @@ for (const mb of sizes) {
     console.log(`${name.padEnd(34)} ${m.cpu.toFixed(0).padStart(8)} ${(m.cpu / node.cpu).toFixed(1).padStart(6)}x ${m.wall.toFixed(0).padStart(8)} ${mbs(m.wall).toFixed(0).padStart(7)} ${(m.rss.toFixed(0) + ' MiB').padStart(9)}`);
   });
   console.log(`omni pipe: CPU ${(med[2].cpu / node.cpu).toFixed(1)}x node passthrough (target <= 4x), peak RSS ${med[2].rss.toFixed(0)} MiB (target <= 100 MiB, flat)`);
+  if (base) console.log(`omni pipe (BENCH_BASE): CPU ${(med[3].cpu / node.cpu).toFixed(1)}x node passthrough, peak RSS ${med[3].rss.toFixed(0)} MiB`);
   const out = statSync(join(dir, 'out.txt')).size;
   console.log(`omni pipe output ${(out / 1048576).toFixed(1)} MiB (${(100 * (1 - out / size)).toFixed(1)}% saved)`);
   rmSync(file, { force: true });

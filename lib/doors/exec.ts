@@ -3,7 +3,7 @@ import { constants } from 'node:os';
 import { createPipeline } from '../pipeline/create.js';
 import { describeRun } from '../pipeline/describe.js';
 import { maskAllRequested, passthroughRequested } from '../command/passthrough.js';
-import { LazyStore } from './store-access.js';
+import { LazyStore, STREAM_CACHE_KIB } from './store-access.js';
 import { writeSafely, holdWindow } from './sink.js';
 import { spawnWithReader, ownGroup, KILL_GRACE_MS } from './child-reader.js';
 import { RunBook, collectTrace, recordRun } from './run-record.js';
@@ -78,7 +78,7 @@ export function runExec(opts: ExecOptions): Promise<number> {
       return;
     }
 
-    const store = new LazyStore();
+    const store = new LazyStore(undefined, undefined, STREAM_CACHE_KIB);
     // The run, described before it starts: routed (the rules read), its hold window set.
     const desc = describeRun({
       door: 'exec', command, host: opts.host, sessionId: opts.sessionId, agentId: opts.agentId,

@@ -2,7 +2,7 @@ import { constants } from 'node:os';
 import { createPipeline } from '../pipeline/create.js';
 import { describeRun } from '../pipeline/describe.js';
 import { maskAllRequested, passthroughRequested } from '../command/passthrough.js';
-import { LazyStore } from './store-access.js';
+import { LazyStore, STREAM_CACHE_KIB } from './store-access.js';
 import { writeSafely, holdWindow } from './sink.js';
 import { RunBook, collectTrace, recordRun } from './run-record.js';
 
@@ -47,7 +47,7 @@ export function runPipe(opts: PipeOptions = {}): Promise<number> {
       writeSafely(stdin as unknown as import('node:stream').Readable, stdout, () => resolve(0));
       return;
     }
-    const store = new LazyStore();
+    const store = new LazyStore(undefined, undefined, STREAM_CACHE_KIB);
     const desc = describeRun({ door: 'pipe', command: opts.command, sessionId: opts.sessionId, agentId: opts.agentId, cwd: process.cwd(), hold: holdWindow(env), maskAll: maskAllRequested(env) });
     const book = new RunBook(desc, store);
     const pipeline = createPipeline(desc, book.edges(env));

@@ -12,6 +12,14 @@ export interface SharedStore {
 }
 
 /**
+ * SQLite's page cache for a streaming door (pipe, exec). better-sqlite3 builds SQLite with a
+ * 16 MB one, and a long stream's archive writes fill it with blob pages the process never reads
+ * again: memory that grows with the stream up to that cap (a run's 8 MiB head alone took 8 MiB
+ * more at its end). What a write does read again (the handles' index) fits in this.
+ */
+export const STREAM_CACHE_KIB = 2048;
+
+/**
  * The store, opened on first use: a run that removes nothing never pays the ~24 ms that
  * opening SQLite costs. A store that cannot open is reported once to the log and then
  * treated as absent, so nothing is archived and every marker expands to its raw lines.
@@ -27,7 +35,7 @@ export class LazyStore {
    * `shared`: a connection someone else owns (the warm MCP server's, ./warm-store.ts) and the
    * budget of this one call; `close()` then leaves the connection open.
    */
-  constructor(private readonly home?: string, private readonly shared?: SharedStore) {
+  constructor(private readonly home?: string, private readonly shared?: SharedStore, private readonly cacheKiB?: number) {
     this.budget = shared?.budget ?? lockBudget(BUSY_TIMEOUT_MS);
     this.waitsBefore = this.budget.waits;
     this.refusedBefore = this.budget.refused;
@@ -37,7 +45,7 @@ export class LazyStore {
     if (this.shared) return this.shared.get();
     if (this.store || this.failed) return this.store;
     try {
-      this.store = openStore(this.home ? { home: this.home } : {});
+      this.store = openStore({ ...(this.home ? { home: this.home } : {}), ...(this.cacheKiB !== undefined ? { cacheKiB: this.cacheKiB } : {}) });
     } catch (err) {
       this.failed = true;
       logDiagnostic('store', err, this.logEnv());

@@ -16,11 +16,96 @@ export const MAX_LINE_BYTES = 1 << 20;
  * render hands the run over and createPipeline copies the raw chunks straight through.
  */
 export function frame(run: RunState): Transform {
-  let pending: Buffer | null = null;
-  let offset = 0; // raw offset of the first byte of `pending` (or of the next chunk)
-  let index = 0;
+  const f = new Framer(run);
+  return transform({
+    readableObjectMode: true,
+    readableHighWaterMark: BATCH_QUEUE,
+    transform(chunk: Buffer, _enc, cb) {
+      f.chunk(chunk, (b) => this.push(b));
+      cb();
+    },
+    flush(cb) {
+      f.flush((b) => this.push(b));
+      cb();
+    },
+  });
+}
 
-  const toLines = (region: Buffer, base: number, final: boolean, valid: boolean): Line[] => {
+/** One run's framing state: the bytes of a line not yet ended, and where the next chunk starts. */
+class Framer {
+  private pending: Buffer | null = null;
+  private offset = 0; // raw offset of the first byte of `pending` (or of the next chunk)
+  private index = 0;
+
+  constructor(private readonly run: RunState) {}
+
+  chunk(chunk: Buffer, push: (b: Batch) => void): void {
+    const { run } = this;
+    if (run.passthrough) {
+      this.offset += chunk.length;
+      push({ items: [], end: this.offset });
+      return;
+    }
+    const pending = this.pending;
+    // A line begun in the last chunk is joined with its own end only: joining the whole chunk
+    // behind it copied every byte of the stream once more.
+    const nl = pending ? chunk.indexOf(10) : -1;
+    if (pending && nl >= 0) {
+      const first = Buffer.concat([pending, chunk.subarray(0, nl + 1)]);
+      const rest = chunk.subarray(nl + 1);
+      const cut = rest.lastIndexOf(10) + 1;
+      this.pending = cut < rest.length ? Buffer.from(rest.subarray(cut)) : null;
+      this.emit([first, rest.subarray(0, cut)], false, push);
+      return;
+    }
+    const buf = pending ? Buffer.concat([pending, chunk]) : chunk;
+    let cut = buf.lastIndexOf(10) + 1;
+    if (cut === 0 && buf.length > MAX_LINE_BYTES) {
+      cut = MAX_LINE_BYTES;
+      // Not inside a UTF-8 sequence (at most 3 bytes back: bytes that are not UTF-8 may be anything).
+      while (cut > MAX_LINE_BYTES - 3 && (buf[cut] & 0xc0) === 0x80) cut--;
+    }
+    if (cut === 0) { this.pending = buf; return; }
+    this.pending = cut < buf.length ? Buffer.from(buf.subarray(cut)) : null;
+    this.emit([buf.subarray(0, cut)], buf[cut - 1] !== 10, push);
+  }
+
+  flush(push: (b: Batch) => void): void {
+    const region = this.pending;
+    if (!region || !region.length) return;
+    this.pending = null;
+    if (!this.run.passthrough) return this.emit([region], true, push);
+    this.offset += region.length;
+    push({ items: [], end: this.offset });
+  }
+
+  /**
+   * Pushes the batch of these consecutive regions (each ends a line, but for a `final` one): a
+   * NUL byte in any of them (binary) passes the run through from their start.
+   */
+  private emit(regions: Buffer[], final: boolean, push: (b: Batch) => void): void {
+    const base = this.offset;
+    for (const r of regions) this.offset += r.length;
+    if (regions.some((r) => r.indexOf(0) >= 0)) {
+      this.run.passthrough = 'binary';
+      this.offset += this.pending ? this.pending.length : 0;
+      this.pending = null;
+      push({ items: [], end: this.offset });
+      return;
+    }
+    let items: Line[] = [];
+    let at = base;
+    for (const r of regions) {
+      if (r.length) {
+        const lines = this.toLines(r, at, final, isUtf8(r));
+        items = items.length ? items.concat(lines) : lines;
+      }
+      at += r.length;
+    }
+    push({ items, end: this.offset });
+  }
+
+  private toLines(region: Buffer, base: number, final: boolean, valid: boolean): Line[] {
     // Each line is decoded on its own, between the native scan's newlines (0x0A never occurs
     // inside a UTF-8 sequence, so this is the region's text cut at its newlines): a line of
     // ASCII then becomes a one-byte string even when its neighbours are not, which every
@@ -33,9 +118,9 @@ export function frame(run: RunState): Transform {
       if (bnl < 0) {
         if (final && bpos < n) {
           const body = region.toString('utf8', bpos, n);
-          const line: Line = { kind: 'line', text: body, eol: '', tier: 'text', index: index++, end: base + n, size: n - bpos };
+          const line: Line = { kind: 'line', text: body, eol: '', tier: 'text', index: this.index++, end: base + n, size: n - bpos };
           if (!valid && !isUtf8(region.subarray(bpos, n))) line.bytes = Buffer.from(region.subarray(bpos, n));
-          else if (body.indexOf('\r') >= 0) foldRedraw(line, run);
+          else if (body.indexOf('\r') >= 0) foldRedraw(line, this.run);
           lines.push(line);
         }
         break;
@@ -43,68 +128,15 @@ export function frame(run: RunState): Transform {
       const crlf = bnl > bpos && region[bnl - 1] === 13;
       const stop = crlf ? bnl - 1 : bnl;
       const body = region.toString('utf8', bpos, stop);
-      const line: Line = { kind: 'line', text: body, eol: crlf ? '\r\n' : '\n', tier: 'text', index: index++, end: base + bnl + 1, size: bnl + 1 - bpos };
+      const line: Line = { kind: 'line', text: body, eol: crlf ? '\r\n' : '\n', tier: 'text', index: this.index++, end: base + bnl + 1, size: bnl + 1 - bpos };
       // Only a region that is not valid UTF-8 as a whole has lines that are not: each is checked.
       if (!valid && !isUtf8(region.subarray(bpos, stop))) line.bytes = Buffer.from(region.subarray(bpos, stop));
-      else if (body.indexOf('\r') >= 0) foldRedraw(line, run);
+      else if (body.indexOf('\r') >= 0) foldRedraw(line, this.run);
       lines.push(line);
       bpos = bnl + 1;
     }
     return lines;
-  };
-
-  /** A NUL byte: binary, passed through from here. */
-  const check = (region: Buffer): boolean => {
-    if (region.indexOf(0) >= 0) { run.passthrough = 'binary'; return false; }
-    return true;
-  };
-
-  return transform({
-    readableObjectMode: true,
-    readableHighWaterMark: BATCH_QUEUE,
-    transform(chunk: Buffer, _enc, cb) {
-      if (run.passthrough) {
-        offset += chunk.length;
-        this.push({ items: [], end: offset } satisfies Batch);
-        return cb();
-      }
-      const buf = pending ? Buffer.concat([pending, chunk]) : chunk;
-      let cut = buf.lastIndexOf(10) + 1;
-      if (cut === 0 && buf.length > MAX_LINE_BYTES) {
-        cut = MAX_LINE_BYTES;
-        // Not inside a UTF-8 sequence (at most 3 bytes back: bytes that are not UTF-8 may be anything).
-        while (cut > MAX_LINE_BYTES - 3 && (buf[cut] & 0xc0) === 0x80) cut--;
-      }
-      if (cut === 0) { pending = buf; return cb(); }
-      const region = buf.subarray(0, cut);
-      pending = cut < buf.length ? Buffer.from(buf.subarray(cut)) : null;
-      const base = offset;
-      offset += region.length;
-      if (!check(region)) {
-        offset += pending ? pending.length : 0;
-        pending = null;
-        this.push({ items: [], end: offset } satisfies Batch);
-        return cb();
-      }
-      const items = toLines(region, base, cut > 0 && buf[cut - 1] !== 10, isUtf8(region));
-      this.push({ items, end: offset } satisfies Batch);
-      cb();
-    },
-    flush(cb) {
-      if (pending && pending.length) {
-        const region = pending;
-        const base = offset;
-        offset += region.length;
-        pending = null;
-        if (!run.passthrough && check(region)) {
-          this.push({ items: toLines(region, base, true, isUtf8(region)), end: offset } satisfies Batch);
-        } else {
-          this.push({ items: [], end: offset } satisfies Batch);
-        }
-      }
-      cb();
-    },
-  });
+  }
 }
 
 /**

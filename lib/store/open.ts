@@ -147,6 +147,8 @@ export interface OpenOptions {
   busyTimeoutMs?: number;
   /** Default: this process's `lockBudget(busyTimeoutMs)`. */
   budget?: LockBudget;
+  /** SQLite's page cache, in KiB. Default: the build's (better-sqlite3's: 16000). */
+  cacheKiB?: number;
 }
 
 /** `OMNI_HOME`, else `~/.omni`. */
@@ -241,6 +243,7 @@ export function openStore(opts: OpenOptions = {}): Store {
     };
     guarded(() => {
       d.pragma('synchronous = NORMAL');
+      if (opts.cacheKiB !== undefined) d.pragma(`cache_size = ${-Math.max(1, Math.floor(opts.cacheKiB))}`);
       migrate(d);
     });
     const cache = new Map<string, Statement>();

@@ -138,4 +138,17 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX file_views_reader ON file_views(session, agent, path, id);
   CREATE INDEX file_views_at ON file_views(at);
   `,
+  // 4: a large blob in pieces (lib/store/archive.ts): blobs.data holds its first piece, these rows
+  // the rest in order. A row written whole before (length(data) = size) reads as it always did.
+  `
+  CREATE TABLE blob_parts (
+    handle TEXT NOT NULL,              -- blobs.handle
+    seq    INTEGER NOT NULL,           -- 1, 2, ... after the first piece in blobs.data
+    data   BLOB NOT NULL,
+    PRIMARY KEY (handle, seq)
+  );
+  CREATE TRIGGER blob_parts_gone AFTER DELETE ON blobs BEGIN
+    DELETE FROM blob_parts WHERE handle = old.handle;
+  END;
+  `,
 ];

@@ -146,3 +146,44 @@ t.test('frame gives each line its size as it came, the bytes lineByteLength coun
     at = l.end;
   }
 });
+
+t.test('frame cuts the same lines however the input is chunked (a line across chunks, a NUL past one)', async (t) => {
+  const { frame } = await import('../../lib/pipeline/frame.js');
+  const { RunState } = await import('../../lib/kit/stage.js');
+  const text = Buffer.concat([
+    Buffer.from('plain\r\nünïcödé ✓\n\x1b[32mgreen\x1b[0m\n[##  ] 10%\r[####] 100%\n\n'),
+    Buffer.from([0xc3, 0x28, 10]),
+    Buffer.from('a longer line that several chunks share between them\nshort\nlast, no newline'),
+  ]);
+  const framed = async (input: Buffer, cuts: number[]) => {
+    const run = new RunState();
+    const f = frame(run);
+    const got: Array<Record<string, unknown>> = [];
+    let end = 0;
+    f.on('data', (b: { items: Line[]; end: number }) => { end = b.end; for (const l of b.items) got.push({ ...l, bytes: l.bytes?.toString('hex') }); });
+    const done = new Promise((r) => f.on('end', r));
+    let at = 0;
+    for (const c of [...cuts, input.length]) { if (c > at) f.write(input.subarray(at, c)); at = Math.max(at, c); }
+    f.end();
+    await done;
+    return { got, end, passthrough: run.passthrough };
+  };
+  const cutsOf = (n: number, k: number, seed: number): number[] => {
+    const cuts: number[] = [];
+    for (let i = 0; i < 1 + (k % 6); i++) { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; cuts.push(seed % n); }
+    return cuts.sort((a, b) => a - b);
+  };
+  const whole = await framed(text, []);
+  for (let k = 0; k < 60; k++) {
+    const cuts = cutsOf(text.length, k, k + 1);
+    t.same(await framed(text, cuts), whole, `cut at ${cuts.join(',')}`);
+  }
+  // A NUL in the chunk that ends a line begun in the one before: binary from there, every byte counted.
+  const binary = Buffer.from('one\ntwo, begun and ended\n\0three\n');
+  for (let k = 0; k < 30; k++) {
+    const cuts = cutsOf(binary.length, k, k + 101);
+    const r = await framed(binary, cuts);
+    t.equal(r.passthrough, 'binary', `binary, cut at ${cuts.join(',')}`);
+    t.equal(r.end, binary.length);
+  }
+});
