@@ -11,7 +11,7 @@ import { RunState } from '../../lib/kit/stage.js';
 import { MARKER_RE } from '../../lib/kit/marker.js';
 import { hasWords, sameTemplate, saysFailureOrWarning } from '../../lib/distillers/shared.js';
 import type { Line } from '../../lib/kit/types.js';
-import { bodyOf, Prefixes } from '../../lib/kit/prefix.js';
+import { bodyOf, prefixOf, Prefixes } from '../../lib/kit/prefix.js';
 import type { Recogniser } from '../../lib/kit/units.js';
 import type { DistillerSpec } from '../../lib/kit/spec.js';
 import { loadCorpus, type CorpusCase } from '../helpers/corpus.js';
@@ -118,10 +118,18 @@ function classified(input: Buffer, tools: DistillerSpec[]): Line[] {
   });
 }
 
-/** The lines one producer's recogniser positively recognises, shown every line as the engine shows them. */
-function recognised(rec: Recogniser, lines: Line[], fold: boolean): Set<number> {
+/**
+ * The lines one producer's recogniser positively recognises, shown every line as the engine
+ * shows them: each stream prefix's lines (`==PID== `, `@web:test: `) to a recogniser of their
+ * own, as a mixed run reads them, the unprefixed lines to another.
+ */
+function recognised(make: () => Recogniser, lines: Line[], fold: boolean): Set<number> {
   const hits = new Set<number>();
+  const byStream = new Map<string, Recogniser>();
   for (const l of lines) {
+    const key = prefixOf(l);
+    let rec = byStream.get(key);
+    if (!rec) byStream.set(key, (rec = make()));
     const p = bodyOf(l);
     if (fold && p.trim() === '') continue;
     if (rec.see?.({ ...l }, p)) hits.add(l.index);
@@ -199,11 +207,11 @@ t.test('P1 for chains: over two corpus producers\' outputs, concatenated or inte
     // same in any run).
     const tools = [A.spec, B.spec];
     const lines = classified(input, tools);
-    const recA = A.spec.lines!({ argv: A.argv }) as Recogniser;
-    const recB = B.spec.lines!({ argv: B.argv }) as Recogniser;
-    const fold = recA.others !== 'keep' || recB.others !== 'keep';
-    const byA = recognised(recA, lines, fold);
-    const byB = recognised(recB, lines, fold);
+    const makeA = () => A.spec.lines!({ argv: A.argv }) as Recogniser;
+    const makeB = () => B.spec.lines!({ argv: B.argv }) as Recogniser;
+    const fold = makeA().others !== 'keep' || makeB().others !== 'keep';
+    const byA = recognised(makeA, lines, fold);
+    const byB = recognised(makeB, lines, fold);
     for (const i of hidden) {
       if (byA.has(i) || byB.has(i) || lines[i].tier === 'noise' || (fold && inTemplateRun(lines, i))) continue;
       return `${command}: input line ${i + 1} ${JSON.stringify(lines[i].text.slice(0, 120))} is hidden, and neither ${A.spec.name} nor ${B.spec.name} recognises it as noise`;
