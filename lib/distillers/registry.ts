@@ -37,6 +37,7 @@ import search from './search.js';
 import setuptools from './setuptools.js';
 import tap from './tap.js';
 import tsc from './tsc.js';
+import valgrind from './valgrind.js';
 import vitest from './vitest.js';
 import { ruleSpec, ruleWhy } from './rule.js';
 import { KEEPING_TAILS, RESHAPING_TAILS } from './tails.js';
@@ -82,6 +83,7 @@ export const DISTILLERS: readonly DistillerSpec[] = Object.freeze([
   setuptools,
   tap,
   tsc,
+  valgrind,
   vitest,
 ].map((spec: DistillerSpec) => Object.freeze(spec)));
 
