@@ -17,7 +17,8 @@ import { prefixOf } from '../kit/prefix.js';
  * …`, `N bytes in M blocks are definitely lost …`), its `at 0x…`/`by 0x…` frames and `Address
  * 0x… is …` lines, HEAP SUMMARY, LEAK SUMMARY, ERROR SUMMARY, `All heap blocks were freed`,
  * and every hint that says how to learn more (`Use --track-origins=yes …`, `Rerun with
- * --leak-check=full …`). The program's own lines are read as generic output, as before.
+ * --leak-check=full …`). The program's own lines are read by the spec that owns the program
+ * (`runs`: `valgrind python3 -m pytest -v` folds pytest's passing tests), else as generic output.
  */
 const BANNER: Hit = { noun: 'valgrind banner lines', one: 'valgrind banner line' };
 const HINT: Hit = { noun: 'valgrind rerun hints', one: 'valgrind rerun hint' };
@@ -46,10 +47,15 @@ const OWN = /^==\d+== ?$/;
  * Null without one (`valgrind --version`) or without a command line.
  */
 export function programOf(argv: readonly string[]): string | null {
+  return programArgv(argv)?.join(' ') ?? null;
+}
+
+/** The program valgrind runs and its arguments (`runs`: the spec that owns it reads its lines). */
+export function programArgv(argv: readonly string[]): string[] | null {
   if (basename(argv[0] ?? '') !== 'valgrind') return null;
   let k = 1;
   while (k < argv.length && argv[k].startsWith('-')) k++;
-  return k < argv.length ? argv.slice(k).join(' ') : null;
+  return k < argv.length ? argv.slice(k) : null;
 }
 
 /** What one run of valgrind's output recognises: its banner and its rerun hint, on its own lines only. */
@@ -76,6 +82,7 @@ export default {
   name: 'valgrind',
   family: 'test',
   matches: (argv) => basename(argv[0] ?? '') === 'valgrind',
+  runs: programArgv,
   detect: (p) => USING.test(p),
   lines: valgrindLines,
   signals: [ERROR_DETECTOR],

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { corpusCase, keptAll, pipe } from './cases.js';
 import { programOf } from '../../lib/distillers/valgrind.js';
+import { routeCommand } from '../../lib/distillers/registry.js';
 
 /** valgrind's own report lines: every one stays (errors, frames, summaries, verdicts). */
 const REPORT = /==\d+== +(HEAP SUMMARY|in use at exit|total heap usage|LEAK SUMMARY|definitely lost|indirectly lost|possibly lost|still reachable|ERROR SUMMARY|All heap blocks were freed|Invalid|Conditional jump|Mismatched|Address 0x|Uninitialised value|at 0x|by 0x|\d[\d,]* (\(.*\) )?bytes in)/;
@@ -61,6 +62,9 @@ t.test('the program valgrind runs is read off its options', async (t) => {
   t.equal(programOf(['valgrind', '--leak-check=full', '-q', './prog', '-v', 'x']), './prog -v x');
   t.equal(programOf(['/usr/bin/valgrind', './a.out']), './a.out');
   t.equal(programOf(['valgrind', '--version']), null);
+  t.same(routeCommand('valgrind --leak-check=full python3 -m pytest -v').producers?.map((p) => p.spec.name), ['valgrind', 'pytest']);
+  t.same(routeCommand('valgrind ./tree').producers?.map((p) => p.spec.name), ['valgrind'], 'a path is the project\'s own program, not the tree tool');
+  t.same(routeCommand('valgrind ./hashmap_test').producers?.map((p) => p.spec.name), ['valgrind']);
   t.equal(programOf([]), null);
 });
 
@@ -69,4 +73,19 @@ t.test('in a chain with a producer no spec owns, the banner line that reads as a
   const d = await pipe(c, './prepare.sh && valgrind ./wordfreq input.txt');
   t.ok(d.lines.includes('==25732== Memcheck, a memory error detector'));
   t.notOk(d.out.includes('Using Valgrind-3.19.0'), 'the rest of the banner still folds');
+});
+
+t.test('the program valgrind runs is read by its own spec: pytest\'s passing tests fold among valgrind\'s lines', async (t) => {
+  const vg = corpusCase('valgrind-clean-wordfreq').output.toString('utf8').split('\n');
+  const py = corpusCase('pytest-verbose-pass');
+  const banner = [...vg.slice(0, 3), '==25732== Command: python3 -m pytest -v', vg[4]];
+  const input = [...banner, py.output.toString('utf8').trimEnd(), ...vg.slice(11)].join('\n');
+  const d = await pipe({ ...py, output: Buffer.from(input) }, 'valgrind python3 -m pytest -v');
+  t.equal(d.distiller, 'valgrind');
+  // Read with pytest's lines too, the tool's description stays: a line pytest may have printed
+  // that the shared lists call a failure stays one (classify knows no prefix there).
+  t.equal(d.markers[0], '3 valgrind banner lines folded');
+  t.ok(d.markers.some((m) => /\d+ passing tests folded/.test(m)), d.markers.join(' | '));
+  t.same(keptAll(d, REPORT), []);
+  t.same(keptAll(d, /passed in|^=+ .* =+$/), []);
 });
