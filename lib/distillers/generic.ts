@@ -14,51 +14,27 @@ export default {
   family: 'generic',
   lines: () => ({ others: 'fold' }),
   examples: [
-    // corpus/cases/1041-valgrind-recursive-leak, lines 14-40
+    // corpus/cases/1021-unittest-verbose-pass, lines 8-20
     {
-      command: 'valgrind --leak-check=full --show-leak-kinds=all --num-callers=30 ./tree',
-      input: `==24270== 
-==24270== 16 bytes in 1 blocks are indirectly lost in loss record 1 of 59
-==24270==    at 0x48417B4: malloc (in /usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so)
-==24270==    by 0x10919E: build (tree.c:9)
-==24270==    by 0x1091C4: build (tree.c:10)
-==24270==    by 0x1091C4: build (tree.c:10)
-==24270==    by 0x1091C4: build (tree.c:10)
-==24270==    by 0x1091C4: build (tree.c:10)
-==24270==    by 0x1091C4: build (tree.c:10)
-==24270==    by 0x1091C4: build (tree.c:10)
-==24270==    by 0x1091C4: build (tree.c:10)
-==24270==    by 0x1091C4: build (tree.c:10)
-==24270==    by 0x1091C4: build (tree.c:10)
-==24270==    by 0x1091C4: build (tree.c:10)
-==24270==    by 0x1091C4: build (tree.c:10)
-==24270==    by 0x1091C4: build (tree.c:10)
-==24270==    by 0x1091C4: build (tree.c:10)
-==24270==    by 0x1091C4: build (tree.c:10)
-==24270==    by 0x1091C4: build (tree.c:10)
-==24270==    by 0x109229: main (tree.c:19)
-==24270== 
-==24270== 17 bytes in 1 blocks are indirectly lost in loss record 2 of 59
-==24270==    at 0x48417B4: malloc (in /usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so)
-==24270==    by 0x10919E: build (tree.c:9)
-==24270==    by 0x109229: main (tree.c:19)
-==24270== 
-==24270== 17 bytes in 1 blocks are indirectly lost in loss record 3 of 59
+      command: 'python3 -m unittest -v',
+      input: `test_find_prefix_8 (tests.test_stock.FindTest.test_find_prefix_8) ... ok
+test_low_below_1 (tests.test_stock.LowTest.test_low_below_1) ... ok
+test_low_below_10 (tests.test_stock.LowTest.test_low_below_10) ... ok
+test_low_below_11 (tests.test_stock.LowTest.test_low_below_11) ... ok
+test_low_below_12 (tests.test_stock.LowTest.test_low_below_12) ... ok
+test_low_below_13 (tests.test_stock.LowTest.test_low_below_13) ... ok
+test_low_below_14 (tests.test_stock.LowTest.test_low_below_14) ... ok
+test_low_below_15 (tests.test_stock.LowTest.test_low_below_15) ... ok
+test_low_below_16 (tests.test_stock.LowTest.test_low_below_16) ... ok
+test_low_below_17 (tests.test_stock.LowTest.test_low_below_17) ... ok
+test_low_below_18 (tests.test_stock.LowTest.test_low_below_18) ... ok
+test_low_below_19 (tests.test_stock.LowTest.test_low_below_19) ... ok
+test_low_below_2 (tests.test_stock.LowTest.test_low_below_2) ... ok
 `,
-      output: `==24270== 
-==24270== 16 bytes in 1 blocks are indirectly lost in loss record 1 of 59
-==24270==    at 0x48417B4: malloc (in /usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so)
-==24270==    by 0x10919E: build (tree.c:9)
-[omni: 14 lines like "==24270==    by 0x1091C4: build (tree.c:10)" folded — omni retrieve <handle>]
-==24270==    by 0x1091C4: build (tree.c:10)
-==24270==    by 0x109229: main (tree.c:19)
-==24270== 
-==24270== 17 bytes in 1 blocks are indirectly lost in loss record 2 of 59
-==24270==    at 0x48417B4: malloc (in /usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so)
-==24270==    by 0x10919E: build (tree.c:9)
-==24270==    by 0x109229: main (tree.c:19)
-==24270== 
-==24270== 17 bytes in 1 blocks are indirectly lost in loss record 3 of 59
+      output: `test_find_prefix_8 (tests.test_stock.FindTest.test_find_prefix_8) ... ok
+test_low_below_1 (tests.test_stock.LowTest.test_low_below_1) ... ok
+[omni: 10 lines like "test_low_below_10 (tests.test_stock.LowTest.test_low_below_10) ... ok" folded — omni retrieve <handle>]
+test_low_below_2 (tests.test_stock.LowTest.test_low_below_2) ... ok
 `,
     },
   ],

@@ -41,6 +41,7 @@ import search from './search.js';
 import setuptools from './setuptools.js';
 import tap from './tap.js';
 import tsc from './tsc.js';
+import valgrind from './valgrind.js';
 import vitest from './vitest.js';
 import { ruleSpec, ruleWhy } from './rule.js';
 import { KEEPING_TAILS, RESHAPING_TAILS } from './tails.js';
@@ -90,6 +91,7 @@ export const DISTILLERS: readonly DistillerSpec[] = Object.freeze([
   setuptools,
   tap,
   tsc,
+  valgrind,
   vitest,
 ].map((spec: DistillerSpec) => Object.freeze(spec)));
 
@@ -298,6 +300,21 @@ function routeProducer(p: Producer, a: CommandAnalysis, set: RuleSet | null, spe
   return { argv, spec: generic, tool: null, open: false, answer: false, reason: 'no specific distiller' };
 }
 
+/**
+ * A producer, and the program its tool runs (`valgrind python3 -m pytest`: DistillerSpec `runs`)
+ * when a spec owns that program: its lines are among the tool's, read by its own spec. A program
+ * no spec owns adds nothing (its lines are read as the tool's spec reads the rest), nor does one
+ * named by a path (`valgrind ./tree`): that is the project's own binary, whatever its basename
+ * shares with a tool.
+ */
+function withProgram(p: RoutedProducer, a: CommandAnalysis, set: RuleSet | null, specs: readonly DistillerSpec[]): RoutedProducer[] {
+  const inner = p.spec.runs?.(p.argv);
+  const argv = inner?.length ? peelWrappers(inner) : [];
+  if (!argv.length || argv[0].includes('/')) return [p];
+  const q = routeProducer({ argv, tail: null, container: false }, a, set, specs);
+  return q.spec === generic && !q.open ? [p] : [p, q];
+}
+
 /** `make (cc + what its output names)`, `rm`: one producer, as `omni rules explain` and routes say it. */
 export function describeProducer(p: RoutedProducer): string {
   // Program and subcommand, never arguments; a script's name too (`npm run release`).
@@ -345,7 +362,7 @@ export function routeCommand(command: string | undefined | null, rules?: RuleSco
   const set = rules ? ruleSetFor(rules) : null;
   // A line where nothing prints (`rm -rf x`) is routed by its first segment, as it always was.
   const ps: Producer[] = a.producers.length ? a.producers : [{ argv: a.argv, tail: a.tail, container: false }];
-  const producers = ps.map((p) => routeProducer(p, a, set, specs));
+  const producers = ps.flatMap((p) => withProgram(routeProducer(p, a, set, specs), a, set, specs));
   if (producers.length === 1) {
     const p = producers[0];
     if (p.reshaped) return NONE(p.reason);

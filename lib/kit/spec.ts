@@ -65,6 +65,12 @@ export interface DistillerSpec {
    */
   readonly matches?: (argv: string[], a: CommandAnalysis) => boolean;
   /**
+   * A tool that runs a program and prints its own lines among the program's bare ones
+   * (valgrind): the program's argv. The spec that owns that program reads the run too, as a
+   * chain's second producer would (registry.ts, routeCommand); none owns it: nothing is added.
+   */
+  readonly runs?: (argv: string[]) => string[] | null;
+  /**
    * Every line of its output is the answer (a file's contents, a listing, search matches, git
    * history): no rule of the user's or the project's outranks it (registry.ts, routeCommand).
    */

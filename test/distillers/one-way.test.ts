@@ -13,7 +13,7 @@ import { tempHome } from '../helpers/omni.js';
 const ENGINE = new Set(['distillers/hide.ts', 'distillers/engine.ts']);
 
 /** What a spec may say (lib/kit/spec.ts): no `create`, no `test`, nothing that is not a declaration. */
-const DECLARED = new Set(['name', 'family', 'producers', 'runners', 'scripts', 'matches', 'answer', 'rewrite', 'detect', 'sniff', 'lines', 'delegate', 'failures', 'signals', 'examples']);
+const DECLARED = new Set(['name', 'family', 'producers', 'runners', 'scripts', 'matches', 'runs', 'answer', 'rewrite', 'detect', 'sniff', 'lines', 'delegate', 'failures', 'signals', 'examples']);
 
 /** Why this spec is not a declaration. */
 function notDeclared(spec: DistillerSpec): string[] {
