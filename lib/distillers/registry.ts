@@ -7,10 +7,12 @@ import { namesNoTool, programVia, scriptVia } from '../command/runners.js';
 import { Mix, type MixPlan } from './mix.js';
 import { NOTHING, stageFor } from './hide.js';
 import ansible from './ansible.js';
+import automake from './automake.js';
 import bunTest from './bun-test.js';
 import bundler from './bundler.js';
 import cargoBuild from './cargo-build.js';
 import cargoTest from './cargo-test.js';
+import catch2 from './catch2.js';
 import cc from './cc.js';
 import ctest from './ctest.js';
 import enumeration from './enumeration.js';
@@ -19,6 +21,7 @@ import generic from './generic.js';
 import git from './git.js';
 import gitStatus from './git-status.js';
 import goTest from './go-test.js';
+import gtest from './gtest.js';
 import infra from './infra.js';
 import install from './install.js';
 import jest from './jest.js';
@@ -52,10 +55,12 @@ export type { DistillerSpec } from '../kit/spec.js';
  */
 export const DISTILLERS: readonly DistillerSpec[] = Object.freeze([
   ansible,
+  automake,
   bunTest,
   bundler,
   cargoBuild,
   cargoTest,
+  catch2,
   cc,
   ctest,
   enumeration,
@@ -64,6 +69,7 @@ export const DISTILLERS: readonly DistillerSpec[] = Object.freeze([
   git,
   gitStatus,
   goTest,
+  gtest,
   infra,
   install,
   jest,
