@@ -153,8 +153,9 @@ const SCRIPT_RUNNERS: readonly Runner[] = [NPM, PNPM, YARN, BUN];
  * <cmd>`, where a spec that owns the line knows what runs (`bundle exec rspec`); `'program'`:
  * a program run by its path (`./build/money_test`, `build/tests`, `./run-tests.sh`), a project's
  * own binary or script whose name says nothing (a GoogleTest, Catch2 or cmocka test binary
- * prints its runner's lines whatever it is called); else null. A path whose basename a spec
- * owns (`./node_modules/.bin/jest`) is that spec's, and never asks this.
+ * prints its runner's lines whatever it is called): run alone, its output's first lines choose
+ * its spec (registry.ts, Route.sniff); else null. A path whose basename a spec owns
+ * (`./node_modules/.bin/jest`) is that spec's, and never asks this.
  */
 export function namesNoTool(argv: string[]): 'task' | 'script' | 'program' | null {
   const a0 = argv[0] ?? '';

@@ -20,7 +20,7 @@ export default {
     /^(XPASS|ERROR): \S/,
   ],
   examples: [
-    // corpus/cases/1209-automake-check-fail, lines 25-34
+    // corpus/cases/1209-automake-check-fail, lines 28-48
     {
       command: 'make check',
       input: `PASS: tests/round_1
@@ -33,11 +33,28 @@ PASS: tests/clamp_2
 PASS: tests/clamp_3
 PASS: tests/clamp_4
 PASS: tests/clamp_5
+PASS: tests/split_1
+PASS: tests/split_2
+PASS: tests/split_3
+FAIL: tests/split_4
+FAIL: tests/split_5
+PASS: tests/tax_1
+PASS: tests/tax_2
+PASS: tests/tax_3
+PASS: tests/tax_4
+PASS: tests/tax_5
+SKIP: tests/currency
 `,
-      output: `[omni: 3 passing tests folded — omni retrieve <handle>]
+      output: `PASS: tests/round_1
+PASS: tests/round_2
+PASS: tests/round_3
 FAIL: tests/round_4
 FAIL: tests/round_5
+[omni: 8 passing tests folded — omni retrieve <handle>]
+FAIL: tests/split_4
+FAIL: tests/split_5
 [omni: 5 passing tests folded — omni retrieve <handle>]
+SKIP: tests/currency
 `,
     },
   ],

@@ -74,44 +74,67 @@ export default {
     TIMING_LINE.test(p),
   lines: recogniser,
   examples: [
-    // corpus/cases/1205-catch2-success-fail, lines 295-328
+    // corpus/cases/1205-catch2-success-fail, lines 318-358
     {
       command: './build/money_test -s',
       input: `-------------------------------------------------------------------------------
-split 1000 into 5 parts sums back
+split 1000 into 7 parts sums back
 -------------------------------------------------------------------------------
-/tmp/omni-corpus-1pgPPu/eco/runners-native/catch2/fail/money_test.cc:68
+/tmp/omni-corpus-1pgPPu/eco/runners-native/catch2/fail/money_test.cc:78
 ...............................................................................
 
-/tmp/omni-corpus-1pgPPu/eco/runners-native/catch2/fail/money_test.cc:71: PASSED:
+/tmp/omni-corpus-1pgPPu/eco/runners-native/catch2/fail/money_test.cc:81: FAILED:
+  REQUIRE( s == 1000 )
+with expansion:
+  1001 (0x3e9) == 1000 (0x3e8)
+
+-------------------------------------------------------------------------------
+split 1000 into 8 parts sums back
+-------------------------------------------------------------------------------
+/tmp/omni-corpus-1pgPPu/eco/runners-native/catch2/fail/money_test.cc:83
+...............................................................................
+
+/tmp/omni-corpus-1pgPPu/eco/runners-native/catch2/fail/money_test.cc:86: PASSED:
   REQUIRE( s == 1000 )
 with expansion:
   1000 (0x3e8) == 1000 (0x3e8)
 
 -------------------------------------------------------------------------------
-split 1000 into 6 parts sums back
+tax of twenty percent
 -------------------------------------------------------------------------------
-/tmp/omni-corpus-1pgPPu/eco/runners-native/catch2/fail/money_test.cc:73
+/tmp/omni-corpus-1pgPPu/eco/runners-native/catch2/fail/money_test.cc:88
 ...............................................................................
 
-/tmp/omni-corpus-1pgPPu/eco/runners-native/catch2/fail/money_test.cc:76: FAILED:
-  REQUIRE( s == 1000 )
+/tmp/omni-corpus-1pgPPu/eco/runners-native/catch2/fail/money_test.cc:89: PASSED:
+  REQUIRE( with_tax(1000, 200) == 1200 )
 with expansion:
-  1001 (0x3e9) == 1000 (0x3e8)
+  1200 (0x4b0) == 1200 (0x4b0)
 
+/tmp/omni-corpus-1pgPPu/eco/runners-native/catch2/fail/money_test.cc:90: PASSED:
+  REQUIRE( with_tax(0, 200) == 0 )
+with expansion:
+  0 == 0
+
+===============================================================================
+test cases: 18 | 15 passed | 3 failed
+assertions: 37 | 31 passed | 6 failed
 `,
-      output: `[omni: 1 passing assertion folded — omni retrieve <handle>]
+      output: `-------------------------------------------------------------------------------
+split 1000 into 7 parts sums back
 -------------------------------------------------------------------------------
-split 1000 into 6 parts sums back
--------------------------------------------------------------------------------
-/tmp/omni-corpus-1pgPPu/eco/runners-native/catch2/fail/money_test.cc:73
+/tmp/omni-corpus-1pgPPu/eco/runners-native/catch2/fail/money_test.cc:78
 ...............................................................................
 
-/tmp/omni-corpus-1pgPPu/eco/runners-native/catch2/fail/money_test.cc:76: FAILED:
+/tmp/omni-corpus-1pgPPu/eco/runners-native/catch2/fail/money_test.cc:81: FAILED:
   REQUIRE( s == 1000 )
 with expansion:
   1001 (0x3e9) == 1000 (0x3e8)
 
+[omni: 3 passing assertions folded — omni retrieve <handle>]
+
+===============================================================================
+test cases: 18 | 15 passed | 3 failed
+assertions: 37 | 31 passed | 6 failed
 `,
     },
   ],

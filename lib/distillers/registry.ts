@@ -133,6 +133,11 @@ export const COLLISIONS: readonly Collision[] = [
     why: 'sniffed: `yarn install` building a native module prints node-gyp\'s lines among its progress; cc reads them',
   },
   {
+    pair: ['automake', 'cc'],
+    winner: 'automake',
+    why: 'sniffed: `make check` prints make\'s directory lines (cc\'s) around the test driver\'s `PASS: tests/x` lines; the PASS lines are the bulk of it, and under `make check` (make names no tool) cc reads make\'s lines while automake joins for the rest',
+  },
+  {
     pair: ['node-test', 'tap'],
     winner: 'node-test',
     why: 'sniffed, and in a mixed run\'s head: `npm test` running `node --test` echoes `> node --test` before node\'s `TAP version 13`; node-test reads that TAP with the TAP lines, a top-level `ok` and its YAML being a passing test',
@@ -180,6 +185,11 @@ export interface Route {
    * lines name (`mixPlan`).
    */
   mixed?: boolean;
+  /**
+   * One producer, a program run by its path that no spec owns (`./build/money_test`): its
+   * output is read as one with no command is, by the spec its first lines name (else generic).
+   */
+  sniff?: boolean;
 }
 
 /** One producer of a command line (a segment that prints), routed on its own. */
@@ -291,6 +301,7 @@ function routeProducer(p: Producer, a: CommandAnalysis, set: RuleSet | null, spe
     if (unnamed === 'task') return { argv, spec: builtin, tool: builtin, open: { family: null }, answer: false, reason: `owned by ${builtin.name}, and by the specs its recipes' output names` };
     return { argv, spec: builtin, tool: builtin, open: false, answer: false, reason: `owned by ${builtin.name}` };
   }
+  if (unnamed === 'program') return { argv, spec: generic, tool: null, open: false, answer: false, reason: 'a program run by its path: the spec its output\'s first lines name, else generic' };
   if (unnamed) return { argv, spec: generic, tool: null, open: { family: null }, answer: false, reason: 'names no tool: the specs its output\'s lines name' };
   return { argv, spec: generic, tool: null, open: false, answer: false, reason: 'no specific distiller' };
 }
@@ -358,6 +369,7 @@ export function routeCommand(command: string | undefined | null, rules?: RuleSco
       one.rule = p.rule;
     }
     if (p.open) one.mixed = true;
+    else if (p.spec === generic && !p.rule && namesNoTool(p.argv) === 'program') one.sniff = true;
     return one;
   }
   // Several producers: the union of their lines. An answer anywhere keeps every line.
