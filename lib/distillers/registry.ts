@@ -398,7 +398,11 @@ export function mixPlan(route: Route, specs: readonly DistillerSpec[] = DISTILLE
     for (const s of candidatesFor(p.open.family, specs)) if (!candidates.includes(s)) candidates.push(s);
   }
   return {
-    named: producers.map((p) => ({ spec: p.spec, route: { argv: p.argv }, tool: p.tool })),
+    // A producer no built-in spec owns (`git push` in `pip install x && git push`), printing
+    // lines of its own, is judged by the global lists: its spec stands as its tool, so a line
+    // another producer's tool calls a signal still counts as the failure it may be here. An open
+    // producer's lines are its named tool's, which joins by them.
+    named: producers.map((p) => ({ spec: p.spec, route: { argv: p.argv }, tool: p.tool ?? (p.open ? null : p.spec) })),
     candidates: keepAll ? [] : candidates,
     keepAll,
   };

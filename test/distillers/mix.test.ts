@@ -218,6 +218,22 @@ t.test('P1 for chains: over two corpus producers\' outputs, concatenated or inte
   }, { numRuns: runs(60) });
 });
 
+t.test("a chain's producer no spec owns keeps its failure lines, even where another producer's tool calls such a line a signal", async (t) => {
+  // pip's retry warning says `connection broken`: install calls it a signal (pip goes on), but
+  // `git push` beside it, read by the global lists only, may have printed it as its failure.
+  const pip = corpusCase('pip-install-pypi-unreachable');
+  const push = corpusCase('git-push-no-remote');
+  const command = `${pip.cmd} && ${push.cmd}`;
+  const input = interleave(pip.output, push.output, [false]);
+  const { output, blobs } = await distilled(command, input);
+  const { hidden, problem } = replay(input, output, blobs);
+  t.equal(problem, null);
+  const lines = classified(input, []);
+  const lost = lines.filter((l) => l.tier === 'failure' && hidden.has(l.index)).map((l) => l.text);
+  t.ok(lines.some((l) => /WARNING: Retrying/.test(l.text) && l.tier === 'failure'), 'the retry warning reads as a failure by the global lists');
+  t.same(lost, [], 'no failure line of the global lists is hidden');
+});
+
 t.test('the checker fails on an output that hides an unrecognised line or moves a marker', async (t) => {
   const input = Buffer.from('one\ntwo\nthree\n');
   const blobs = new Map([['0123456789abcdef', Buffer.from('two\n')]]);
