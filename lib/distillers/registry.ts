@@ -39,6 +39,7 @@ import search from './search.js';
 import setuptools from './setuptools.js';
 import tap from './tap.js';
 import tsc from './tsc.js';
+import unittest from './unittest.js';
 import vitest from './vitest.js';
 import { ruleSpec, ruleWhy } from './rule.js';
 import { KEEPING_TAILS, RESHAPING_TAILS } from './tails.js';
@@ -87,6 +88,7 @@ export const DISTILLERS: readonly DistillerSpec[] = Object.freeze([
   setuptools,
   tap,
   tsc,
+  unittest,
   vitest,
 ].map((spec: DistillerSpec) => Object.freeze(spec)));
 
