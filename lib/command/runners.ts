@@ -151,11 +151,18 @@ const SCRIPT_RUNNERS: readonly Runner[] = [NPM, PNPM, YARN, BUN];
  * lines must say which tool printed them? `'task'`: a task runner (`make test`, `just x`,
  * `rake`), whose recipes print whatever they run whoever owns the runner's own lines (cc owns
  * make's); `'script'`: a package script (`npm run release`, `yarn lint`) or `bundle exec
- * <cmd>`, where a spec that owns the line knows what runs (`bundle exec rspec`); else null.
+ * <cmd>`, where a spec that owns the line knows what runs (`bundle exec rspec`); `'program'`:
+ * a program run by its path (`./build/money_test`, `build/tests`, `./run-tests.sh`), a project's
+ * own binary or script whose name says nothing (a GoogleTest, Catch2 or cmocka test binary
+ * prints its runner's lines whatever it is called): run alone, its output's first lines choose
+ * its spec (registry.ts, Route.sniff); else null. A path whose basename a spec owns
+ * (`./node_modules/.bin/jest`) is that spec's, and never asks this.
  */
-export function namesNoTool(argv: string[]): 'task' | 'script' | null {
-  const p = basename(argv[0] ?? '');
+export function namesNoTool(argv: string[]): 'task' | 'script' | 'program' | null {
+  const a0 = argv[0] ?? '';
+  const p = basename(a0);
   if (TASK_RUNNERS.has(p)) return 'task';
   if (p === 'bundle' && argv[1] === 'exec') return 'script';
-  return scriptVia(argv, SCRIPT_RUNNERS) !== undefined ? 'script' : null;
+  if (scriptVia(argv, SCRIPT_RUNNERS) !== undefined) return 'script';
+  return a0.includes('/') ? 'program' : null;
 }

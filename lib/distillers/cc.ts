@@ -11,7 +11,9 @@ import { warningExcerpts, type DiagnosticPart } from './shared.js';
  * - make's housekeeping echoes: `rm -f`/`mkdir -p` lines and the multi-line recipes that
  *   write a generated file (`rm -f x.h-t x.h && \` … through the last continued line);
  * - quiet-rule step lines (automake's `  CC       lib/x.o`, gyp's `  CXX(target) Release/…`);
- * - `make[1]: Entering/Leaving directory`, a sub-make's `Nothing to be done for 'all'.`;
+ * - `make[1]: Entering/Leaving directory`, a sub-make's `Nothing to be done for 'all'.` and
+ *   `'tests/x' is up to date.`, and automake's echo of the sub-make it starts (`make  check-TESTS`,
+ *   `make  tests/a tests/b`: `$(MAKE) $(AM_MAKEFLAGS) …` with no flags, hence the two spaces);
  * - cmake's configure probes (`-- Detecting …`, `-- Check for working …`, `-- Looking for …`,
  *   `-- Performing Test …`), autoconf's `checking for x... yes`, and per-object progress
  *   (`[ 16%] Building C object …`, `Linking …`, `Scanning dependencies …`, ninja's
@@ -51,7 +53,8 @@ const DEPBASE = /^depbase=`echo \S+ \| sed .*`;\s*\\$/;
 const HOUSEKEEPING = /^((\S*\/)?rm -f|(\S*\/)?mkdir -p|mv -f) [^;&|<>`$]+$/;
 const RECIPE_HEAD = /^((\S*\/)?rm -f|mv -f|\{ echo|sed -[ne]|(\S*\/)?mkdir -p) .*(&&|;|\|)?\s*\\$/;
 const MAKE_DIR = /^g?make(\[\d+\])?: (Entering|Leaving) directory /;
-const SUB_MAKE_IDLE = /^g?make\[\d+\]: Nothing to be done for '[^']+'\.$/;
+const SUB_MAKE_IDLE = /^g?make\[\d+\]: (Nothing to be done for '[^']+'|'[^']+' is up to date)\.$/;
+const SUB_MAKE_ECHO = /^g?make {2}[\w./ -]+$/;
 const CMAKE_PROBE = /^-- (Detecting \S|Check for working |Looking for \S|Performing Test \S|Check if \S|Checking whether \S|Check size of \S)/;
 const AUTOCONF_PROBE = /^checking .+\.\.\.( .*)?$/;
 /** Per-object progress; ninja's `[n/m]` status lines with the verbs cmake, meson and gn describe steps with. */
@@ -117,7 +120,7 @@ function ccRecogniser(): Recogniser {
       }
       if (COMPILE_LINE.test(p) || DEPBASE.test(p)) return open(COMPILE, p);
       if (RECIPE_HEAD.test(p)) return open(RECIPE, p);
-      if (HOUSEKEEPING.test(p)) return RECIPE;
+      if (HOUSEKEEPING.test(p) || SUB_MAKE_ECHO.test(p)) return RECIPE;
       if (MAKE_DIR.test(p)) return DIRECTORY;
       if (SUB_MAKE_IDLE.test(p)) return IDLE;
       if (CMAKE_PROBE.test(p) || AUTOCONF_PROBE.test(p)) return PROBE;

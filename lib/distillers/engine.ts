@@ -109,12 +109,16 @@ function keptFolder(run: RunState, rec: Recogniser, key: () => string | null): F
 /**
  * Pure: how many of a closed run's lines hide behind its marker, and the marker's note (null:
  * the fold does not pay, every line stays). Trailing lead-ins stay (only the nearest one: `===
- * RUN a`, `=== RUN b`, output of b keeps `=== RUN b`), and so do trailing blank lines.
+ * RUN a`, `=== RUN b`, output of b keeps `=== RUN b`; every trailing heading line), and so do
+ * trailing blank lines.
  */
 function closing(hidden: Line[], hits: Hit[], rec: Recogniser): { keep: number; note: string | null } {
   let keep = hidden.length;
   while (keep > 0 && hits[keep - 1] === BLANK) keep--;
-  if (keep > 0 && hits[keep - 1].lead) keep--;
+  if (keep > 0 && hits[keep - 1].heading) {
+    // A failure's whole heading stays with it (test case, section, location), blank lines too.
+    while (keep > 0 && (hits[keep - 1].heading || hits[keep - 1] === BLANK)) keep--;
+  } else if (keep > 0 && hits[keep - 1].lead) keep--;
   let bytes = 0;
   for (let i = 0; i < keep; i++) bytes += lineByteLength(hidden[i]);
   const shown = keep === hidden.length ? hidden : hidden.slice(0, keep);

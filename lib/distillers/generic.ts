@@ -14,27 +14,24 @@ export default {
   family: 'generic',
   lines: () => ({ others: 'fold' }),
   examples: [
-    // corpus/cases/1021-unittest-verbose-pass, lines 8-20
+    // corpus/cases/1044-wget-dot-progress, lines 7-17: wget's dot progress, no spec's
     {
-      command: 'python3 -m unittest -v',
-      input: `test_find_prefix_8 (tests.test_stock.FindTest.test_find_prefix_8) ... ok
-test_low_below_1 (tests.test_stock.LowTest.test_low_below_1) ... ok
-test_low_below_10 (tests.test_stock.LowTest.test_low_below_10) ... ok
-test_low_below_11 (tests.test_stock.LowTest.test_low_below_11) ... ok
-test_low_below_12 (tests.test_stock.LowTest.test_low_below_12) ... ok
-test_low_below_13 (tests.test_stock.LowTest.test_low_below_13) ... ok
-test_low_below_14 (tests.test_stock.LowTest.test_low_below_14) ... ok
-test_low_below_15 (tests.test_stock.LowTest.test_low_below_15) ... ok
-test_low_below_16 (tests.test_stock.LowTest.test_low_below_16) ... ok
-test_low_below_17 (tests.test_stock.LowTest.test_low_below_17) ... ok
-test_low_below_18 (tests.test_stock.LowTest.test_low_below_18) ... ok
-test_low_below_19 (tests.test_stock.LowTest.test_low_below_19) ... ok
-test_low_below_2 (tests.test_stock.LowTest.test_low_below_2) ... ok
+      command: 'wget -O /dev/null --limit-rate=4m http://127.0.0.1:18090/dl/release.tar.gz',
+      input: `     0K .......... .......... .......... .......... ..........  0%  790M 0s
+    50K .......... .......... .......... .......... ..........  1%  891M 0s
+   100K .......... .......... .......... .......... ..........  1%  453M 0s
+   150K .......... .......... .......... .......... ..........  2%  960M 0s
+   200K .......... .......... .......... .......... ..........  3%  810M 0s
+   250K .......... .......... .......... .......... ..........  3%  825M 0s
+   300K .......... .......... .......... .......... ..........  4%  565M 0s
+   350K .......... .......... .......... .......... ..........  5%  574M 0s
+   400K .......... .......... .......... .......... ..........  5%  900M 0s
+   450K .......... .......... .......... .......... ..........  6%  570M 0s
+   500K .......... .......... .......... .......... ..........  7%  962M 0s
 `,
-      output: `test_find_prefix_8 (tests.test_stock.FindTest.test_find_prefix_8) ... ok
-test_low_below_1 (tests.test_stock.LowTest.test_low_below_1) ... ok
-[omni: 10 lines like "test_low_below_10 (tests.test_stock.LowTest.test_low_below_10) ... ok" folded — omni retrieve <handle>]
-test_low_below_2 (tests.test_stock.LowTest.test_low_below_2) ... ok
+      output: `     0K .......... .......... .......... .......... ..........  0%  790M 0s
+[omni: 9 lines like "    50K .......... .......... .......... .......... ..........  1%  891M 0s" folded — omni retrieve <handle>]
+   500K .......... .......... .......... .......... ..........  7%  962M 0s
 `,
     },
   ],

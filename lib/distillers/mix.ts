@@ -3,7 +3,6 @@ import type { DistillerSpec, ProducerRoute } from '../kit/spec.js';
 import type { Hit, Recogniser } from '../kit/units.js';
 import { countsNote } from './shared.js';
 import { bodyOf, prefixOf } from '../kit/prefix.js';
-import generic from './generic.js';
 
 /**
  * The lines of a run that several producers may have printed: `a && b; c`, or one producer
@@ -64,12 +63,7 @@ export class Mix {
     for (const n of plan.named) {
       const rec = plan.keepAll ? null : runUnit(n.spec.lines ? n.spec.lines(n.route) : null);
       this.members.push({ spec: n.spec, route: n.route, rec, from: 0 });
-      // A producer no built-in spec owns (`./run.sh`) has its lines read by the shared lists
-      // alone: it counts among the readers (generic's lines are the shared lists), so another
-      // producer's own signal (valgrind's `Memcheck, a memory error detector`) cannot make a line
-      // it may have printed less than the failure those lists call it.
-      const tool = n.tool ?? (n.spec === generic ? generic : null);
-      if (tool && !this.tools.some((t) => t.spec === tool)) this.tools.push({ spec: tool, from: 0 });
+      if (n.tool && !this.tools.some((t) => t.spec === n.tool)) this.tools.push({ spec: n.tool, from: 0 });
     }
     const named = new Set(plan.named.map((n) => n.spec.name));
     this.candidates = plan.candidates.filter((s) => !named.has(s.name));

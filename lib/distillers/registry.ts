@@ -8,11 +8,13 @@ import { Mix, type MixPlan } from './mix.js';
 import { bodyOf } from '../kit/prefix.js';
 import { NOTHING, stageFor } from './hide.js';
 import ansible from './ansible.js';
+import automake from './automake.js';
 import biome from './biome.js';
 import bunTest from './bun-test.js';
 import bundler from './bundler.js';
 import cargoBuild from './cargo-build.js';
 import cargoTest from './cargo-test.js';
+import catch2 from './catch2.js';
 import cc from './cc.js';
 import ctest from './ctest.js';
 import enumeration from './enumeration.js';
@@ -22,6 +24,7 @@ import generic from './generic.js';
 import git from './git.js';
 import gitStatus from './git-status.js';
 import goTest from './go-test.js';
+import gtest from './gtest.js';
 import infra from './infra.js';
 import install from './install.js';
 import jest from './jest.js';
@@ -41,6 +44,7 @@ import search from './search.js';
 import setuptools from './setuptools.js';
 import tap from './tap.js';
 import tsc from './tsc.js';
+import unittest from './unittest.js';
 import valgrind from './valgrind.js';
 import vitest from './vitest.js';
 import { ruleSpec, ruleWhy } from './rule.js';
@@ -58,11 +62,13 @@ export type { DistillerSpec } from '../kit/spec.js';
  */
 export const DISTILLERS: readonly DistillerSpec[] = Object.freeze([
   ansible,
+  automake,
   biome,
   bunTest,
   bundler,
   cargoBuild,
   cargoTest,
+  catch2,
   cc,
   ctest,
   enumeration,
@@ -72,6 +78,7 @@ export const DISTILLERS: readonly DistillerSpec[] = Object.freeze([
   git,
   gitStatus,
   goTest,
+  gtest,
   infra,
   install,
   jest,
@@ -91,6 +98,7 @@ export const DISTILLERS: readonly DistillerSpec[] = Object.freeze([
   setuptools,
   tap,
   tsc,
+  unittest,
   valgrind,
   vitest,
 ].map((spec: DistillerSpec) => Object.freeze(spec)));
@@ -136,6 +144,11 @@ export const COLLISIONS: readonly Collision[] = [
     pair: ['cc', 'install'],
     winner: 'cc',
     why: 'sniffed: `yarn install` building a native module prints node-gyp\'s lines among its progress; cc reads them',
+  },
+  {
+    pair: ['automake', 'cc'],
+    winner: 'automake',
+    why: 'sniffed: `make check` prints make\'s directory lines (cc\'s) around the test driver\'s `PASS: tests/x` lines; the PASS lines are the bulk of it, and under `make check` (make names no tool) cc reads make\'s lines while automake joins for the rest',
   },
   {
     pair: ['node-test', 'tap'],
@@ -185,6 +198,11 @@ export interface Route {
    * lines name (`mixPlan`).
    */
   mixed?: boolean;
+  /**
+   * One producer, a program run by its path that no spec owns (`./build/money_test`): its
+   * output is read as one with no command is, by the spec its first lines name (else generic).
+   */
+  sniff?: boolean;
 }
 
 /** One producer of a command line (a segment that prints), routed on its own. */
@@ -296,6 +314,7 @@ function routeProducer(p: Producer, a: CommandAnalysis, set: RuleSet | null, spe
     if (unnamed === 'task') return { argv, spec: builtin, tool: builtin, open: { family: null }, answer: false, reason: `owned by ${builtin.name}, and by the specs its recipes' output names` };
     return { argv, spec: builtin, tool: builtin, open: false, answer: false, reason: `owned by ${builtin.name}` };
   }
+  if (unnamed === 'program') return { argv, spec: generic, tool: null, open: false, answer: false, reason: 'a program run by its path: the spec its output\'s first lines name, else generic' };
   if (unnamed) return { argv, spec: generic, tool: null, open: { family: null }, answer: false, reason: 'names no tool: the specs its output\'s lines name' };
   return { argv, spec: generic, tool: null, open: false, answer: false, reason: 'no specific distiller' };
 }
@@ -378,6 +397,7 @@ export function routeCommand(command: string | undefined | null, rules?: RuleSco
       one.rule = p.rule;
     }
     if (p.open) one.mixed = true;
+    else if (p.spec === generic && !p.rule && namesNoTool(p.argv) === 'program') one.sniff = true;
     return one;
   }
   // Several producers: the union of their lines. An answer anywhere keeps every line.
@@ -406,7 +426,11 @@ export function mixPlan(route: Route, specs: readonly DistillerSpec[] = DISTILLE
     for (const s of candidatesFor(p.open.family, specs)) if (!candidates.includes(s)) candidates.push(s);
   }
   return {
-    named: producers.map((p) => ({ spec: p.spec, route: { argv: p.argv }, tool: p.tool })),
+    // A producer no built-in spec owns (`git push` in `pip install x && git push`, a script
+    // `npm run release` runs), printing lines of its own, is judged by the global lists: its spec
+    // (generic, or a rule's) stands as its tool, so a line another producer's tool calls a signal
+    // (valgrind's `Memcheck, a memory error detector`) still counts as the failure it may be here.
+    named: producers.map((p) => ({ spec: p.spec, route: { argv: p.argv }, tool: p.tool ?? p.spec })),
     candidates: keepAll ? [] : candidates,
     keepAll,
   };

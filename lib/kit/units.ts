@@ -27,6 +27,12 @@ export interface Hit {
    */
   readonly lead?: boolean;
   /**
+   * A line of a heading several lines long (Catch2's rules, test case and section names and
+   * location before an assertion): hidden inside a run like a lead-in, but when the run ends on
+   * heading lines (what follows is kept: a failure) they all stay, not only the nearest.
+   */
+  readonly heading?: boolean;
+  /**
    * A section's first line (`opens`) or its last (`closes`): a cargo test binary's `Running x`
    * heading and its `test result:` verdict. Such a line is hidden only with its whole section:
    * the lines between are held until the closing line, and join the run then when every one of

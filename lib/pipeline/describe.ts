@@ -106,6 +106,8 @@ function routingOf(req: RunRequest): { routing: Routing; unowned: boolean } {
   const r = req.rules;
   const scope = req.cwd || r ? { cwd: req.cwd, home: r?.home, set: r?.set } : undefined;
   const route = routeCommand(req.command, scope);
+  // A program run by its path names no tool: its first lines choose, as with no command.
+  if (route.sniff) return { routing: { kind: 'sniff' }, unowned: false };
   const spec = route.spec ?? specByName(route.distiller ?? 'generic');
   const owned = route.distiller !== null;
   // A rule's run: the built-in spec of the tool its producer runs.

@@ -29,7 +29,9 @@ const payload = JSON.stringify({
 
 function hook(flags: string[]): { stdout: string; status: number | null } {
   const r = spawnSync('env', ['-u', 'NODE_OPTIONS', process.execPath, ...flags, join(dir, 'omni.cjs'), '--post-hook'], {
-    input: payload, env: { PATH: process.env.PATH, HOME: dir, OMNI_HOME: home }, encoding: 'utf8',
+    // The trace names every regex compiled: a run read by the spec its first lines name (sniffed)
+    // tries every spec's detect and prints more than spawnSync's default 1 MiB.
+    input: payload, env: { PATH: process.env.PATH, HOME: dir, OMNI_HOME: home }, encoding: 'utf8', maxBuffer: 64 << 20,
   });
   return { stdout: r.stdout, status: r.status };
 }

@@ -230,6 +230,22 @@ t.test('P1 for chains: over two corpus producers\' outputs, concatenated or inte
   }, { numRuns: runs(60) });
 });
 
+t.test("a chain's producer no spec owns keeps its failure lines, even where another producer's tool calls such a line a signal", async (t) => {
+  // pip's retry warning says `connection broken`: install calls it a signal (pip goes on), but
+  // `git push` beside it, read by the global lists only, may have printed it as its failure.
+  const pip = corpusCase('pip-install-pypi-unreachable');
+  const push = corpusCase('git-push-no-remote');
+  const command = `${pip.cmd} && ${push.cmd}`;
+  const input = interleave(pip.output, push.output, [false]);
+  const { output, blobs } = await distilled(command, input);
+  const { hidden, problem } = replay(input, output, blobs);
+  t.equal(problem, null);
+  const lines = classified(input, []);
+  const lost = lines.filter((l) => l.tier === 'failure' && hidden.has(l.index)).map((l) => l.text);
+  t.ok(lines.some((l) => /WARNING: Retrying/.test(l.text) && l.tier === 'failure'), 'the retry warning reads as a failure by the global lists');
+  t.same(lost, [], 'no failure line of the global lists is hidden');
+});
+
 t.test('the checker fails on an output that hides an unrecognised line or moves a marker', async (t) => {
   const input = Buffer.from('one\ntwo\nthree\n');
   const blobs = new Map([['0123456789abcdef', Buffer.from('two\n')]]);
@@ -281,8 +297,10 @@ t.test('a producer that names no tool is read by the specs its output names', as
   t.equal(release.distiller, 'node-test', 'npm run release running node --test is counted as node-test');
   t.match(release.out, /200 passing (tests|TAP results) folded/);
   t.ok(release.out.length < release.input.length / 5, `${release.input.length} -> ${release.out.length} B`);
-  const generic = await pipe(nodeTest, './release.sh');
-  t.notMatch(generic.out, /passing (tests|TAP results) folded/, 'a script no runner names stays generic');
+  const byPath = await pipe(nodeTest, './release.sh');
+  t.match(byPath.out, /passing (tests|TAP results) folded/, 'a script run by its path is read by the lines it prints');
+  const generic = await pipe(nodeTest, 'release');
+  t.notMatch(generic.out, /passing (tests|TAP results) folded/, 'a program on PATH no runner names stays generic');
 });
 
 t.test("npm test running rspec takes in rspec's own failure lines from the first line (the head names the tool)", async (t) => {

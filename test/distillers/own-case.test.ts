@@ -2,12 +2,14 @@ import t from 'tap';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/omni.js';
-import { DISTILLERS, routeCommand } from '../../lib/distillers/registry.js';
+import { DISTILLERS } from '../../lib/distillers/registry.js';
 import type { DistillerSpec } from '../../lib/kit/spec.js';
+import { readersOf } from './readers.js';
 
 // In the style of ESLint's rule checks: a distiller is one declaration under one name. Its
 // spec is the default export of lib/distillers/<name>.ts, its test is
-// test/distillers/<name>.test.ts (and names it), and a corpus case's cmd.txt routes to it. A
+// test/distillers/<name>.test.ts (and names it), and a corpus case's cmd.txt routes to it (or,
+// where the command names no tool, the case's output names it by its lines). A
 // new spec without any of these, or a file that is neither a spec nor one of the few files
 // the specs are written with, fails here.
 const CASES = join(ROOT, 'corpus', 'cases');
@@ -24,9 +26,7 @@ function routedCases(): Map<string, string[]> {
   for (const c of readdirSync(CASES)) {
     const p = join(CASES, c, 'cmd.txt');
     if (!existsSync(p)) continue;
-    const r = routeCommand(readFileSync(p, 'utf8').trim());
-    const k = r.distiller ?? 'none';
-    by.set(k, [...(by.get(k) ?? []), c]);
+    for (const k of readersOf(readFileSync(p, 'utf8').trim(), readFileSync(join(CASES, c, 'output.txt'), 'utf8'))) by.set(k, [...(by.get(k) ?? []), c]);
   }
   return by;
 }

@@ -102,7 +102,18 @@ t.test('a producer that names no tool is read by the specs its output names', as
   t.equal(routeCommand('make test').rewrite, true, "make test was cc's, and rewritten, before");
   t.equal(routeCommand('bundle exec rspec').distiller, 'rspec', 'a spec that declares the runner knows what runs');
   t.notOk(routeCommand('bundle exec rspec').mixed);
-  t.notOk(routeCommand('./release.sh').mixed, 'a script no runner names stays generic');
+  // A program run by its path (a project's test binary, a script) names no tool either: alone,
+  // its first lines choose its spec, as with no command; in a chain it is generic, as before.
+  for (const cmd of ['./release.sh', './build/money_test', 'build/tests --gtest_brief=1', '/opt/app/bin/selftest']) {
+    const r = routeCommand(cmd);
+    t.ok(r.sniff && !r.mixed, `${cmd}: read by the spec its first lines name`);
+    t.equal(r.rewrite, false, `${cmd}: never rewritten`);
+  }
+  t.notOk(routeCommand('./build.sh && ./deploy.sh').sniff, 'a chain of them is not sniffed');
+  t.notOk(routeCommand('./release.sh').mixed, 'a script no runner names is not a mixed run');
+  t.notOk(routeCommand('release').sniff, 'a program on PATH that no spec owns stays generic');
+  t.equal(routeCommand('./node_modules/.bin/jest').distiller, 'jest', 'a path to a tool a spec owns is that spec\'s');
+  t.notOk(routeCommand('./node_modules/.bin/jest').mixed);
 });
 
 t.test('wrapped commands: timeout, env with options, npx with a version, a container', async (t) => {
