@@ -101,6 +101,8 @@ t.test('stabiliser: run directories, durations, clocks and addresses', async (t)
   t.equal(s('Finished in 0.0012s, 4780.1234 runs/s, 12.5 assertions/s.'), 'Finished in <T>, <RATE> runs/s, <RATE> assertions/s.');
   t.equal(s('-rw-r--r-- 1 root root 1842 Dec  1 16:17 a.txt'), '-rw-r--r-- 1 root root 1842 <DATE> a.txt');
   t.equal(s('Tests:       30 passed, 30 total'), 'Tests:       30 passed, 30 total', 'counts stay');
+  t.equal(s('==20719== Memcheck, a memory error detector\n--20719-- run\n'), '==<PID>== Memcheck, a memory error detector\n--<PID>-- run\n', "valgrind's process id");
+  t.equal(s('a ==20719== b'), 'a ==20719== b', 'only at the start of a line');
 });
 
 t.test('omni\'s own cost: what the omni run\'s requests add, line by line, per request', async (t) => {

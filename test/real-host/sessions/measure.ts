@@ -85,6 +85,8 @@ export function stabiliser(runDir: string, extra: string[] = []): (s: string) =>
       .replace(/toolu_[A-Za-z0-9]+_\d+_\d+/g, '<TOOLU>')
       // object addresses (Python reprs, Go panics)
       .replace(/\b0x[0-9a-f]{6,16}\b/g, '<ADDR>')
+      // valgrind's `==PID== ` on each of its lines: the process id of that run
+      .replace(/^(==|--|\*\*)\d+(==|--|\*\*)/gm, '$1<PID>$2')
       // a panicking thread's id (Rust)
       .replace(/ \(\d+\) panicked at /g, ' (<TID>) panicked at ')
       // a command's own temporary files under the run's TMPDIR
