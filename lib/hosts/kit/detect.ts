@@ -46,7 +46,10 @@ function isExecutable(p: string): boolean {
 
 /** `<bin> --version` → the first x.y.z in its output, or null (with why). */
 export function cliVersion(bin: string, env: NodeJS.ProcessEnv): { version: string | null; error?: string } {
-  const r = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 15_000, env });
+  // A Node CLI's start can take seconds on a loaded machine; OMNI_CLI_VERSION_TIMEOUT_MS gives
+  // a slow one longer than the default.
+  const timeout = Number(env.OMNI_CLI_VERSION_TIMEOUT_MS ?? process.env.OMNI_CLI_VERSION_TIMEOUT_MS) || 15_000;
+  const r = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout, env });
   // Some CLIs (Pi) print their version on stderr.
   const m = /(\d+\.\d+\.\d+)/.exec(`${r.stdout ?? ''}`) ?? /(\d+\.\d+\.\d+)/.exec(`${r.stderr ?? ''}`);
   if (m) return { version: m[1] };
