@@ -6,7 +6,7 @@
  * Run: npx tap --disable-coverage test/real-host/session-measure.test.ts
  */
 import t from 'tap';
-import { checkCall, omniCost, requestPieces, stabiliser, type CallEvidence } from './sessions/measure.js';
+import { checkCall, kindKey, omniCost, requestPieces, stabiliser, type CallEvidence } from './sessions/measure.js';
 import { bash, read, type SessionStep } from './sessions/session.js';
 import { SESSIONS, DEV, HELD_OUT } from './sessions/index.js';
 
@@ -74,6 +74,18 @@ t.test('a failing call must be byte-identical, timings aside', async (t) => {
   t.match(r.problems[0].detail, /Received: 3/);
   const meant = checkCall(ev(fail, 'ok', 'ok'), stable, stable);
   t.match(meant.scriptErrors[0], /meant to fail, but without omni it succeeded/);
+});
+
+t.test('a failing build or lint is reported apart from successful ones, whose target it would otherwise dilute', async (t) => {
+  const lint = bash('flake8 src', 'lint', 'build-lint');
+  const raw = 'Exit code 1\nsrc/a.py:1:1: F401 \'os\' imported but unused';
+  t.equal(kindKey(checkCall(ev(lint, raw, raw, {}, true), stable, stable)), 'build-lint (failing)');
+  t.equal(kindKey(checkCall(ev(lint, 'ok', 'ok'), stable, stable)), 'build-lint');
+  const chain = bash('make lint', 'lint', 'chain-wrapped', { producer: 'build-lint' });
+  t.equal(kindKey(checkCall(ev(chain, raw, raw, {}, true), stable, stable)), 'chain-wrapped (build-lint, failing)');
+  t.equal(kindKey(checkCall(ev(chain, 'ok', 'ok'), stable, stable)), 'chain-wrapped (build-lint)');
+  const tests = bash('npx jest', 'tests', 'test-fail', { fails: true });
+  t.equal(kindKey(checkCall(ev(tests, raw, raw, {}, true), stable, stable)), 'test-fail', 'a failing test run has its own kind already');
 });
 
 t.test('a first Read must be byte-identical; a re-read may fold but keeps its numbering', async (t) => {

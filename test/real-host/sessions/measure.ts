@@ -67,6 +67,8 @@ export interface CallReport {
   markers: number;
   /** Delivered lines (markers aside) that are not a line of the raw output: changed in place. */
   altered: number;
+  /** The call failed without omni (a non-zero exit, an error result): its output is passed whole. */
+  failed: boolean;
   /** What omni lost or broke: each one fails the session. */
   problems: Problem[];
   /** The script's expectations the baseline did not meet (a must-keep the tool never printed, a call meant to fail that passed): the script is wrong, not omni. */
@@ -155,6 +157,7 @@ export function checkCall(ev: CallEvidence, stableBase: (s: string) => string, s
     delivered: bytes(ev.omni?.text),
     markers: 0,
     altered: 0,
+    failed: ev.base?.isError === true,
     problems: [],
     scriptErrors: [],
   };
@@ -330,9 +333,15 @@ export const savedPct = (raw: number, delivered: number): number => (raw > 0 ? 1
 /** Saved, counting omni's own additions to the requests against the saving. */
 export const netPct = (t: Totals, cost: number): number => (t.raw > 0 ? 100 * (1 - (t.delivered + cost) / t.raw) : 0);
 
-/** The key a call is reported under: its kind, and a chain's producer beside it. */
-export function kindKey(c: Pick<CallReport, 'kind' | 'producer'>): string {
-  return c.kind === 'chain-wrapped' && c.producer ? `chain-wrapped (${c.producer})` : c.kind;
+/**
+ * The key a call is reported under: its kind, and a chain's producer beside it. A build or lint
+ * that failed (a linter's findings exit non-zero) is reported apart: its output is passed whole
+ * like any failure, and the build-or-lint target is stated for successful runs.
+ */
+export function kindKey(c: Pick<CallReport, 'kind' | 'producer' | 'failed'>): string {
+  const failing = c.failed && (c.kind === 'build-lint' || c.producer === 'build-lint') ? ', failing' : '';
+  if (c.kind === 'chain-wrapped' && c.producer) return `chain-wrapped (${c.producer}${failing})`;
+  return failing ? `${c.kind} (failing)` : c.kind;
 }
 
 export function byKind(calls: CallReport[]): Map<string, Totals> {

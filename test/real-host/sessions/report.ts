@@ -32,6 +32,7 @@ export function sessionTable(reports: SessionReport[]): string {
 }
 
 function targetOf(key: string): string {
+  if (/, failing\)$| \(failing\)$/.test(key)) return '';
   const m = /^chain-wrapped \((.+)\)$/.exec(key);
   const t = TARGETS[(m ? m[1] : key) as Kind | Producer];
   return t === undefined ? '' : `${t}%${m ? ' (producer)' : ''}`;
