@@ -1,6 +1,6 @@
 import type { DistillerSpec } from '../kit/spec.js';
-import { TOOL_RUNNERS, type Hit, type Recogniser } from './runner.js';
-import { warningExcerpts, type DiagnosticPart } from './shared.js';
+import { excerptBlocks, TOOL_RUNNERS, type Hit } from './runner.js';
+import type { DiagnosticPart } from './shared.js';
 
 /*
  * biome (lint, check, format, ci): the report is the answer. Every finding's header
@@ -18,7 +18,6 @@ const ERROR = /^ {2}[×✖] \S/;
 /** An `i` note, or the blank-but-indented line biome puts between a diagnostic's parts. */
 const GOES_ON = /^ {2}i \S|^\s+$/;
 const FRAME_HIT: Hit = { noun: 'code frames', one: 'code frame' };
-const FRAME_LINE: Hit = { noun: '' };
 
 function biomePart(p: string): DiagnosticPart {
   if (WARNING.test(p)) return 'warning';
@@ -27,16 +26,6 @@ function biomePart(p: string): DiagnosticPart {
   return FRAME.test(p) ? 'excerpt' : null;
 }
 
-function biomeLines(): Recogniser {
-  const frame = warningExcerpts(biomePart);
-  return {
-    see: (_l, p) => {
-      const f = frame(p);
-      return f === 'opens' ? FRAME_HIT : f === 'continues' ? FRAME_LINE : null;
-    },
-    others: 'keep',
-  };
-}
 
 export default {
   name: 'biome',
@@ -44,7 +33,7 @@ export default {
   producers: ['biome', '@biomejs/biome'],
   runners: TOOL_RUNNERS,
   detect: (p) => /^Checked \d+ files? in \d+(\.\d+)?[mµn]?s\. (No fixes applied|Fixed \d+ files?)\./.test(p),
-  lines: biomeLines,
+  lines: () => excerptBlocks(biomePart, FRAME_HIT),
   examples: [
     // corpus/cases/1195-biome-lint-warnings, lines 98-117
     {

@@ -1,6 +1,6 @@
 import type { DistillerSpec } from '../kit/spec.js';
-import { TOOL_RUNNERS, type Hit, type Recogniser } from './runner.js';
-import { warningExcerpts, type DiagnosticPart } from './shared.js';
+import { excerptBlocks, TOOL_RUNNERS, type Hit } from './runner.js';
+import type { DiagnosticPart } from './shared.js';
 
 /*
  * ruff check (its default `full` output): the report is the answer. Every finding's headline
@@ -19,7 +19,6 @@ const SUB_HEAD = /^\s*(-->|:::) \S|^(help|note|info): /;
 /** A line of the excerpt: gutter, source, carets, `...`, a fix's diff line (numbered or not). */
 const EXCERPT_SHAPE = /^\s*\d*\s*\|( |$)|^\s*\.\.\.$|^\s*\d* +[-+]( |$)/;
 const EXCERPT: Hit = { noun: 'excerpts', one: 'excerpt' };
-const EXCERPT_LINE: Hit = { noun: '' };
 
 function ruffPart(p: string): DiagnosticPart {
   if (FINDING.test(p)) return 'warning';
@@ -28,16 +27,6 @@ function ruffPart(p: string): DiagnosticPart {
   return EXCERPT_SHAPE.test(p) ? 'excerpt' : null;
 }
 
-function ruffLines(): Recogniser {
-  const excerpt = warningExcerpts(ruffPart);
-  return {
-    see: (_l, p) => {
-      const e = excerpt(p);
-      return e === 'opens' ? EXCERPT : e === 'continues' ? EXCERPT_LINE : null;
-    },
-    others: 'keep',
-  };
-}
 
 export default {
   name: 'ruff',
@@ -46,7 +35,7 @@ export default {
   runners: TOOL_RUNNERS,
   // `Found N errors.` is biome's line too: only the fixable count is ruff's own.
   detect: (p) => /^\[\*\] \d+ fixable with the `--fix` option/.test(p),
-  lines: ruffLines,
+  lines: () => excerptBlocks(ruffPart, EXCERPT),
   examples: [
     // corpus/cases/1193-ruff-check-exit-zero, lines 32-85
     {

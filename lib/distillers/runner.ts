@@ -1,7 +1,7 @@
 import type { Hit, Recogniser } from '../kit/units.js';
 import { PASSED } from './hide.js';
-import { gutterlessExcerpts, type HeadlineOf } from './shared.js';
-import { BUN, HATCH, NPM, PDM, PIPENV, PNPM, POETRY, PYTHON, UV, YARN, type Runner } from '../command/runners.js';
+import { gutterlessExcerpts, warningExcerpts, type DiagnosticPart, type HeadlineOf } from './shared.js';
+import { BUN, HATCH, NPM, PDM, PIPENV, PNPM, POETRY, PYTHON, UV, YARN, unversioned, type Runner } from '../command/runners.js';
 
 /**
  * What the tool families (test runners, builds, linters) share as they declare themselves:
@@ -31,8 +31,7 @@ export const PACKAGE_MANAGERS: readonly Runner[] = [NPM, PNPM, YARN, BUN];
 
 /** `go test …`: argv[0]'s basename is `prog` and argv[1] is one of `subs`. */
 export function isSubcommand(argv: string[], prog: string, subs: string[]): boolean {
-  const a0 = argv[0] ?? '';
-  return a0.slice(a0.lastIndexOf('/') + 1) === prog && subs.includes(argv[1] ?? '');
+  return unversioned(argv[0] ?? '') === prog && subs.includes(argv[1] ?? '');
 }
 
 /**
@@ -53,6 +52,25 @@ export function excerptsUnder(headline: HeadlineOf, carets: RegExp): Recogniser 
     see: (_l, p) => {
       const s = shape(p);
       return s === 'source' ? EXCERPT_SOURCE : s === 'carets' ? EXCERPT_CARETS : null;
+    },
+    others: 'keep',
+  };
+}
+
+/** A block's continuation line: hidden with the block, not counted again. */
+const GOES_ON: Hit = { noun: '' };
+
+/**
+ * A linter whose warnings carry a framed excerpt under them (`warningExcerpts`' parts: a code
+ * frame, a fix's diff): each block folds where it stood and counts once as `opens`; every other
+ * line stays as it is (the report is the answer: no generic fold).
+ */
+export function excerptBlocks(partOf: (plain: string) => DiagnosticPart, opens: Hit): Recogniser {
+  const excerpt = warningExcerpts(partOf);
+  return {
+    see: (_l, p) => {
+      const e = excerpt(p);
+      return e === 'opens' ? opens : e === 'continues' ? GOES_ON : null;
     },
     others: 'keep',
   };
