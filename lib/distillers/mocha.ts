@@ -1,10 +1,12 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import { checkmarks, TOOL_RUNNERS } from './runner.js';
+import { tapRecogniser, tapReporter } from './tap.js';
 
 /*
  * mocha (spec reporter): `  ✔ name` lines are passing tests. Suite headings, pending
  * `- name` tests, numbered failures `1) name`, the `N passing` / `N failing` verdict and
- * the failure details at the end all stay.
+ * the failure details at the end all stay. Its TAP reporter prints one top-level `ok N name`
+ * line per passing test, and `# tests`/`# pass`/`# fail` at the end.
  */
 export default {
   name: 'mocha',
@@ -13,7 +15,7 @@ export default {
   runners: TOOL_RUNNERS,
   rewrite: true,
   detect: (p) => /^> mocha(\s|$)|^\s+\d+ passing \(\d/.test(p),
-  lines: () => checkmarks(),
+  lines: (route) => (tapReporter(route.argv, ['tap']) ? tapRecogniser({ topLevel: true }) : checkmarks()),
   examples: [
     // corpus/cases/013-mocha-fail, lines 158-172
     {

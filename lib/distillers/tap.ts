@@ -21,6 +21,22 @@ const NESTED_TIME = /^\s+# time=[\d.]+m?s\s*$/;
 const YAML_START = /^(\s*)---\s*$/;
 const NODE_TEST_YAML = /^\s+duration_ms: [\d.]+\s*$/;
 
+/**
+ * The TAP a runner prints when told to (`vitest --reporter=tap-flat`, `mocha --reporter tap`):
+ * 'flat' when every result is a top-level `ok` line (a test, not a file), 'nested' when the
+ * results nest under their file, null when the command asks for no TAP.
+ */
+export function tapReporter(argv: readonly string[], flat: readonly string[], nested: readonly string[] = []): 'flat' | 'nested' | null {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const named = a.startsWith('--reporter=') ? a.slice(11) : (a === '--reporter' || a === '-R') && i + 1 < argv.length ? argv[i + 1] : null;
+    if (named === null) continue;
+    if (flat.includes(named)) return 'flat';
+    if (nested.includes(named)) return 'nested';
+  }
+  return null;
+}
+
 export function tapRecogniser(opts: { topLevel?: boolean } = {}): Recogniser & Required<Pick<Recogniser, 'see'>> {
   /** node:test's YAML carries `duration_ms:` (node-tap's does not): once seen, top-level oks are results too. */
   let topLevel = opts.topLevel === true;

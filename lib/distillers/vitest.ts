@@ -1,10 +1,13 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import { checkmarks, TOOL_RUNNERS } from './runner.js';
+import { tapRecogniser, tapReporter } from './tap.js';
 
 /*
  * vitest: per-test `  ✓ suite > name 0ms` lines are passing tests. The per-file line
  * ` ✓ test/x.test.js (50 tests) 82ms` stays, as do `❯`/`×` lines, every failure block
- * and the `Test Files` / `Tests` / `Duration` summary.
+ * and the `Test Files` / `Tests` / `Duration` summary. Asked for TAP, it prints TAP: with
+ * `tap-flat` every top-level `ok` line is one passing test; with `tap` they nest under their
+ * file, whose own `ok` line stays.
  */
 const PER_FILE = /\(\d+ tests?(?: \|[^)]*)?\)/;
 
@@ -15,7 +18,10 @@ export default {
   runners: TOOL_RUNNERS,
   rewrite: true,
   detect: (p) => /^\s*RUN {1,2}v\d+\.\d+|^\s*Test Files {2}\d|^> vitest(\s|$)/.test(p),
-  lines: () => checkmarks(PER_FILE),
+  lines: (route) => {
+    const tap = tapReporter(route.argv, ['tap-flat'], ['tap']);
+    return tap ? tapRecogniser({ topLevel: tap === 'flat' }) : checkmarks(PER_FILE);
+  },
   examples: [
     // corpus/cases/502-vitest-verbose-pass, lines 497-508
     {

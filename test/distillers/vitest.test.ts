@@ -23,3 +23,17 @@ t.test('folds 500 passing vitest tests (verbose reporter) to the verdict', async
   t.same(keptAll(d, /Test Files|Tests {2}|Duration|RUN/), []);
   t.ok(d.out.length < d.input.length * 0.05);
 });
+
+t.test('asked for flat TAP, each top-level ok line is a passing test; nested TAP keeps its files', async (t) => {
+  for (const name of ['vitest-tap-flat-nested-pass', 'vitest-tap-flat-pass']) {
+    const d = await pipe(corpusCase(name));
+    t.equal(d.distiller, 'vitest', name);
+    const oks = count(d.input, /^ok \d+ - /);
+    t.ok(oks > 50, `${name}: the case has its passing tests`);
+    t.equal(folded(d.markers, 'passing TAP results'), oks - count(d.input, /^ok \d+ .*# (SKIP|TODO)/), `${name}: every passing one folded`);
+    t.same(keptAll(d, /^TAP version|^1\.\.\d+$|# (SKIP|TODO)/), [], `${name}: version, plan and skipped tests kept`);
+  }
+  const input = ['TAP version 13', '1..1', 'ok 1 - test/a.test.js # time=3ms {', '    1..2', '    ok 1 - adds # time=1ms', '    ok 2 - subtracts # time=1ms', '}', ''].join('\n');
+  const d = await pipe({ ...corpusCase('vitest-tap-flat-pass'), output: Buffer.from(input), cmd: 'npx vitest run --reporter=tap' });
+  t.ok(d.lines.includes('ok 1 - test/a.test.js # time=3ms {'), 'nested: the file\'s own ok line stays');
+});
