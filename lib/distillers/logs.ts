@@ -25,8 +25,9 @@ const TIMESTAMP = new RegExp([
   // ISO 8601 and its log variants: `2026-12-01 16:42:09,123`, `2026-12-01T16:42:09.123+00:00`
   // (journald's short-iso too), a zone name after it.
   `\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}:\\d{2}(?:[.,]\\d+)?(?:Z|[+-]\\d{2}:?\\d{2}| (?:${ZONE})\\b)?`,
-  // nginx's error log: `2026/12/01 16:42:09`
-  /\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}/.source,
+  // nginx's error log and Go's standard `log`: `2026/12/01 16:42:09`, with log.Lmicroseconds
+  // `2026/12/01 16:42:09.123456`
+  /\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?/.source,
   // common and combined access logs (nginx, Apache): `[01/Dec/2026:16:42:09 +0000]`
   /\[\d{2}\/[A-Z][a-z]{2}\/\d{4}:\d{2}:\d{2}:\d{2} [+-]\d{4}\]/.source,
   // werkzeug's (Flask's dev server) access lines: `[30/Nov/2026 01:16:28]`
@@ -56,6 +57,8 @@ const SEVERE = /\b(ERROR|FATAL|PANIC|WARN|WARNING|CRIT|CRITICAL|ALERT|EMERG|SEVE
  */
 const SEVERE_CODE = /^[WEF]\d{4} \d{2}:\d{2}:\d{2}\.\d{6} |^\d{1,2}:\d{2}[AP]M (?:WRN|ERR|FTL|PNC) /;
 const ACCESS_STATUS = /"[A-Z]+ \S+ HTTP\/[\d.]+" ([45]\d\d) /;
+/** The same in a logfmt record (slog, logrus): `status=503` among `status=302`s is no repeat. */
+const LOGFMT_STATUS = /(?:^|\s)(?:status|status_code|http_status)=([45]\d\d)(?=\s|$)/;
 /** dpkg.log: what was installed, upgraded or removed, and each package's final state, is the answer; the other status lines fold. */
 const DPKG_ACTION = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} (install|upgrade|remove|purge|status installed|status not-installed) /;
 const DIGITS = /\d+/g;
@@ -88,23 +91,50 @@ export function logTemplate(text: string): string {
       continue;
     }
     let j = i;
-    let variable = false;
-    let digit = false;
-    for (; j < n; j++) {
-      c = text.charCodeAt(j);
-      if (c === 32 || c === 9) break;
-      if (c >= 48 && c <= 57) digit = true;
-      else if (c === 58 && j > i && j + 1 < n && isWordCode(text.charCodeAt(j - 1)) && (isWordCode(text.charCodeAt(j + 1)) || text.charCodeAt(j + 1) === 47)) variable = true;
-      else if (c === 47 && j > i && text.charCodeAt(i) !== 34) variable = true;
-    }
-    const first = text.charCodeAt(i);
-    const absolute = first === 47 || (first === 34 && text.charCodeAt(i + 1) === 47);
-    if (absolute) key += digit ? text.slice(i, j).replace(DIGITS, '#') : text.slice(i, j);
-    else key += digit || variable ? '#' : text.slice(i, j);
-    key += ' ';
+    while (j < n && text.charCodeAt(j) !== 32 && text.charCodeAt(j) !== 9) j++;
+    key += tokenTemplate(text.slice(i, j)) + ' ';
     i = j;
   }
   return key;
+}
+
+/**
+ * A source location (`main.go:42:`, Go's `log.Lshortfile`; slog's `source=/src/main.go:42`
+ * after its key): the file is which code logged, a word; only the line number varies.
+ */
+const SOURCE_AT = /^((?:[\w.\-]*\/)*[\w\-]+\.(?:go|py|rb|js|mjs|cjs|ts|tsx|jsx|java|kt|scala|c|cc|cpp|cxx|h|hpp|rs|php|cs|ex|exs|swift|lua|pl)):\d+(?::\d+)?(:?)$/;
+/**
+ * A path segment of letters and digits with a digit in it (`/l/g8`, `/users/u123`, `/v2/`) is an
+ * id as a whole: `/g8` and `/k2` are one shape, `/ga` and `/healthz` are words of their own.
+ */
+const ID_SEGMENT = /(?<=\/)[\w-]*\d[\w-]*(?=[/?#&;"]|$)/g;
+/** `key=value` (logfmt: Go's log/slog TextHandler, logrus, zap's logfmt): the key is a word. */
+const LOGFMT_KEY = /^[A-Za-z_][\w.\-]*=(?=.)/;
+
+/**
+ * One space-free token's part of a template: a digit, a `a:b` pair or an inner `/` make it `#`;
+ * an absolute path keeps its shape with its ids and digits out; a source location keeps its file; a
+ * logfmt pair keeps its key and templates its value (`path=/healthz` is not `path=/metrics`,
+ * `id=41` is `id=42`).
+ */
+function tokenTemplate(tok: string): string {
+  const src = SOURCE_AT.exec(tok);
+  if (src) return `${src[1]}:#${src[2]}`;
+  const kv = LOGFMT_KEY.exec(tok);
+  if (kv) return kv[0] + tokenTemplate(tok.slice(kv[0].length));
+  const n = tok.length;
+  let variable = false;
+  let digit = false;
+  for (let j = 0; j < n; j++) {
+    const c = tok.charCodeAt(j);
+    if (c >= 48 && c <= 57) digit = true;
+    else if (c === 58 && j > 0 && j + 1 < n && isWordCode(tok.charCodeAt(j - 1)) && (isWordCode(tok.charCodeAt(j + 1)) || tok.charCodeAt(j + 1) === 47)) variable = true;
+    else if (c === 47 && j > 0 && tok.charCodeAt(0) !== 34) variable = true;
+  }
+  const first = tok.charCodeAt(0);
+  const absolute = first === 47 || (first === 34 && tok.charCodeAt(1) === 47);
+  if (absolute) return digit ? tok.replace(ID_SEGMENT, '#').replace(DIGITS, '#') : tok;
+  return digit || variable ? '#' : tok;
 }
 
 /** postgres prints an error's context on lines of their own: they belong to the error. */
@@ -143,14 +173,15 @@ function isBarrier(l: Line): boolean {
 }
 
 /**
- * A line that stays verbatim where it is but lets folds run past it: 4xx/5xx access lines,
+ * A line that stays verbatim where it is but lets folds run past it: 4xx/5xx access lines
+ * (and logfmt records with a 4xx/5xx `status=`),
  * dpkg actions, a server's notices (redis's `*`, nginx's `[notice]`: it started, saved, was
  * signalled, stopped), and every line that is not a recognised log record (no timestamp, not
  * an npm debug line): only records fold.
  */
 function isPinned(l: Line): boolean {
   const t = textOf(l);
-  return ACCESS_STATUS.test(t) || DPKG_ACTION.test(t) || NGINX_NOTICE.test(t) || REDIS_LEVEL.exec(t)?.[1] === '*' || !(TIMESTAMP.test(t) || NPM_DEBUG.test(t));
+  return ACCESS_STATUS.test(t) || LOGFMT_STATUS.test(t) || DPKG_ACTION.test(t) || NGINX_NOTICE.test(t) || REDIS_LEVEL.exec(t)?.[1] === '*' || !(TIMESTAMP.test(t) || NPM_DEBUG.test(t));
 }
 
 /**
@@ -205,9 +236,15 @@ function foldNote(hidden: Line[], keyOf: (l: Line) => string | undefined, above?
   // Several kinds interleaved (dpkg's status steps, a worker's paired lines): each kind's first
   // record stays in this stretch above, so "like those above" is true at a third of the bytes.
   const plainIsTrue = kinds > 1 || (heads.length > 0 && above !== undefined && keyOf(above) === keyOf(heads[0]));
-  if (quoted && !plainIsTrue) { if (range) notes.push(`${quoted}${range}`); notes.push(quoted); }
-  if (range) notes.push(`${plain}${range}`);
-  notes.push(plain);
+  if (plainIsTrue) {
+    if (range) notes.push(`${plain}${range}`);
+    notes.push(plain);
+  } else if (quoted) {
+    // "like the one above" would be false here (the line above is another template): a real
+    // line quoted, or no note at all, so a run whose quote does not pay stays as it came.
+    if (range) notes.push(`${quoted}${range}`);
+    notes.push(quoted);
+  }
   return notes;
 }
 

@@ -7,8 +7,11 @@
 export const RESHAPING_TAILS = new Set([
   'jq', 'yq', 'awk', 'gawk', 'cut', 'wc', 'sort', 'uniq', 'xargs', 'base64', 'sed', 'tr',
   'column', 'paste', 'join', 'comm', 'fmt', 'fold', 'tac', 'rev', 'od', 'xxd', 'hexdump',
-  'python', 'python3', 'node', 'perl', 'ruby', 'tee', 'sha256sum', 'md5sum', 'gzip', 'bzip2',
+  'python', 'python3', 'node', 'perl', 'ruby', 'sha256sum', 'md5sum', 'gzip', 'bzip2',
   'xz', 'zstd', 'nl', 'diff', 'cmp', 'strings', 'json_pp', 'bat',
 ]);
-/** Tails that only cut the producer's output: the producer keeps ownership. */
-export const KEEPING_TAILS = new Set(['head', 'tail', 'cat', 'less', 'more']);
+/**
+ * Tails that only cut the producer's output, or copy it unchanged (`| tee out.txt` writes a file
+ * and prints every byte it reads): the producer keeps ownership.
+ */
+export const KEEPING_TAILS = new Set(['head', 'tail', 'cat', 'less', 'more', 'tee']);

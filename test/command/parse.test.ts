@@ -141,6 +141,9 @@ t.test('pipes: the tail is the last stage; keeping tails leave the producer in c
   t.equal(analyzeCommand('npm test').tail, null);
   t.equal(routeCommand('npm test | tail -20').distiller, 'npm-test');
   t.equal(routeCommand('cargo test 2>&1 | head -50').distiller, 'cargo-test');
+  // tee prints every byte it reads (and writes a copy): the producer's output is what arrives.
+  t.equal(routeCommand('go test -v ./... 2>&1 | tee out.txt').distiller, 'go-test', 'tee keeps the producer');
+  t.equal(routeCommand('npm test | tee -a test.log').distiller, 'npm-test', 'tee -a keeps the producer');
   t.equal(routeCommand('npm test | jq .').distiller, null, 'jq reshapes');
   t.equal(routeCommand('npm test | wc -l').distiller, null, 'wc reshapes');
   t.not(routeCommand('npm test | grep FAIL').distiller, 'npm-test', 'grep owns what it prints');

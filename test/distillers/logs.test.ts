@@ -302,3 +302,85 @@ t.test("a klog or zerolog record's severity letter is a barrier even where no se
   t.ok(out.slice(0, at).some((l) => MARKER_RE.test(l)), 'the records before it fold');
   t.equal(out[at + 1], lines[7], 'no fold reaches across it: the record after it stays as the first of its own run');
 });
+
+t.test('a logfmt pair keeps its key and templates its value; a source location keeps its file', async (t) => {
+  const slog = (path: string, src = 'main.go:94') => `time=2026-12-07T12:35:11.751Z level=INFO source=/srv/linkd/${src} msg="request served" method=GET path=${path} status=302 dur=367µs req=1`;
+  t.not(logTemplate(slog('/healthz')), logTemplate(slog('/metrics')), 'path=/healthz is not path=/metrics');
+  t.equal(logTemplate(slog('/g8')), logTemplate(slog('/k2')), 'a code with a digit is an id: /g8 is /k2');
+  t.not(logTemplate(slog('/g8')), logTemplate(slog('/ga')), '/ga has no digit: a word of its own');
+  t.equal(logTemplate(slog('/api/items/41')), logTemplate(slog('/api/items/42')));
+  t.not(logTemplate(slog('/g8', 'main.go:94')), logTemplate(slog('/g8', 'store.go:94')), 'the logging file is a word');
+  t.equal(logTemplate(slog('/g8', 'main.go:94')), logTemplate(slog('/g8', 'main.go:130')), 'its line number is a number');
+  const std = (at: string, msg: string) => `2026/12/07 12:35:09.970722 ${at}: ${msg}`;
+  t.not(logTemplate(std('main.go:88', 'cache hit code=k2')), logTemplate(std('cache.go:88', 'cache hit code=k2')), 'Lshortfile: the file is a word');
+  t.equal(logTemplate(std('main.go:88', 'cache hit code=k2')), logTemplate(std('main.go:91', 'cache hit code=x7')));
+  t.equal(logTemplate('time="2026-12-07T12:35:13Z" level=info msg=stats hits=394 requests=400'), logTemplate('time="2026-12-07T12:35:14Z" level=info msg=stats hits=44 requests=50'));
+});
+
+/**
+ * Each marker of a distilled log with the input lines it hides (markers hide contiguous runs in
+ * place and every shown line is verbatim, so the output aligns with the input), and the shown
+ * line just above it.
+ */
+function markerRuns(raw: string, out: string): Array<{ note: string; hidden: string[]; above: string | undefined; shownAbove: string[] }> {
+  const input = raw.replace(/\n$/, '').split('\n');
+  const runs: Array<{ note: string; hidden: string[]; above: string | undefined; shownAbove: string[] }> = [];
+  const shown: string[] = [];
+  let i = 0;
+  let open: { note: string; start: number; above: string | undefined; shownAbove: string[] } | null = null;
+  const close = (end: number) => {
+    if (open) runs.push({ note: open.note, hidden: input.slice(open.start, end), above: open.above, shownAbove: open.shownAbove });
+    open = null;
+  };
+  for (const l of out.replace(/\n$/, '').split('\n')) {
+    const m = MARKER_RE.exec(l);
+    if (m) { open = { note: m[1], start: i, above: shown[shown.length - 1], shownAbove: [...shown] }; continue; }
+    let j = i;
+    while (j < input.length && input[j] !== l) j++;
+    close(j);
+    shown.push(l);
+    i = j + 1;
+  }
+  close(input.length);
+  return runs;
+}
+
+t.test('a log marker says what it hides truly: "like the one above" only under a line of the same template, else a real line quoted', async (t) => {
+  for (const id of ['091-nginx-access-log', '1225-go-log-std-tail', '1226-go-log-micro-shortfile-cat', '1227-go-log-slog-text-source-cat', '1228-go-log-logrus-text-tail', '1176-zerolog-console-log']) {
+    const { text, rawText } = await distillCase(id);
+    const runs = markerRuns(rawText, text);
+    let bad = 0;
+    for (const r of runs) {
+      if (/like the one above/.test(r.note)) {
+        if (!r.hidden.every((h) => r.above !== undefined && logTemplate(h) === logTemplate(r.above))) { bad++; t.fail(`${id}: "${r.note}" under ${r.above} hides ${r.hidden[0]}`); }
+      } else if (/like those above/.test(r.note)) {
+        const above = new Set(r.shownAbove.map(logTemplate));
+        if (!r.hidden.every((h) => above.has(logTemplate(h)))) { bad++; t.fail(`${id}: "${r.note}" hides a line of a template not shown above`); }
+      } else {
+        const q = /like "(.*)"/.exec(r.note)?.[1];
+        if (q === undefined || !r.hidden.includes(q)) { bad++; t.fail(`${id}: "${r.note}" quotes no hidden line`); }
+      }
+    }
+    t.equal(bad, 0, `${id}: ${runs.length} markers, each true`);
+  }
+});
+
+t.test("a Go service's log: WARN/ERROR records stay, a 4xx/5xx logfmt status stays, the last line stays, the stamp range keeps its microseconds", async (t) => {
+  for (const id of ['1225-go-log-std-tail', '1226-go-log-micro-shortfile-cat', '1227-go-log-slog-text-source-cat', '1228-go-log-logrus-text-tail']) {
+    const { text, rawText, r } = await distillCase(id);
+    t.equal(r.distiller, 'logs', id);
+    t.ok(r.outBytes < r.rawBytes * 0.6, `${id}: folded, ${r.outBytes} of ${r.rawBytes}`);
+    const lines = rawText.trimEnd().split('\n');
+    const severe = lines.filter((l) => /WARN|ERROR|level=(warning|error)/.test(l));
+    t.ok(severe.length > 0, `${id}: the case has severe records`);
+    for (const l of severe) t.ok(text.includes(l + '\n'), `${id}: ${l}`);
+    t.ok(text.trimEnd().endsWith(lines[lines.length - 1]), `${id}: the last line stays`);
+  }
+  const { markers } = await distillCase('1226-go-log-micro-shortfile-cat');
+  t.ok(markers.some((m) => / \d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}\.\d{6} → \d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}\.\d{6} — /.test(m)), 'log.Lmicroseconds stamps: the range keeps the fraction');
+  const rec = (i: number, status: number) => `time=2026-12-07T12:35:11.${String(100 + i)}Z level=INFO msg="request served" method=GET path=/l/k${i} status=${status} req=${i}`;
+  const lines = Array.from({ length: 14 }, (_, i) => rec(i, i === 7 ? 503 : 302));
+  const out = (await distill(lines.join('\n') + '\n', { command: 'cat logs/linkd.log', door: 'pipe' })).output.toString();
+  t.ok(out.includes(lines[7] + '\n'), 'status=503 among status=302 records stays');
+  t.ok(MARKER_RE.test(out.split('\n')[1]), 'the records around it still fold');
+});
