@@ -76,7 +76,7 @@ t.test('a failing call must be byte-identical, timings aside', async (t) => {
   t.match(meant.scriptErrors[0], /meant to fail, but without omni it succeeded/);
 });
 
-t.test('a failing build or lint is reported apart from successful ones, whose target it would otherwise dilute', async (t) => {
+t.test('a failing build, lint or test run is reported apart from successful ones, whose targets it would otherwise dilute', async (t) => {
   const lint = bash('flake8 src', 'lint', 'build-lint');
   const raw = 'Exit code 1\nsrc/a.py:1:1: F401 \'os\' imported but unused';
   t.equal(kindKey(checkCall(ev(lint, raw, raw, {}, true), stable, stable)), 'build-lint (failing)');
@@ -86,6 +86,11 @@ t.test('a failing build or lint is reported apart from successful ones, whose ta
   t.equal(kindKey(checkCall(ev(chain, 'ok', 'ok'), stable, stable)), 'chain-wrapped (build-lint)');
   const tests = bash('npx jest', 'tests', 'test-fail', { fails: true });
   t.equal(kindKey(checkCall(ev(tests, raw, raw, {}, true), stable, stable)), 'test-fail', 'a failing test run has its own kind already');
+  const meantToPass = bash('go test ./...', 'tests', 'test-pass');
+  t.equal(kindKey(checkCall(ev(meantToPass, raw, raw, {}, true), stable, stable)), 'test-fail', 'a test run that failed is a failing one, whatever the script expected');
+  t.equal(kindKey(checkCall(ev(meantToPass, 'ok', 'ok'), stable, stable)), 'test-pass');
+  const wrappedTests = bash('make test', 'tests', 'chain-wrapped', { producer: 'test-pass' });
+  t.equal(kindKey(checkCall(ev(wrappedTests, raw, raw, {}, true), stable, stable)), 'chain-wrapped (test-pass, failing)');
 });
 
 t.test('a first Read must be byte-identical; a re-read may fold but keeps its numbering', async (t) => {

@@ -334,14 +334,15 @@ export const savedPct = (raw: number, delivered: number): number => (raw > 0 ? 1
 export const netPct = (t: Totals, cost: number): number => (t.raw > 0 ? 100 * (1 - (t.delivered + cost) / t.raw) : 0);
 
 /**
- * The key a call is reported under: its kind, and a chain's producer beside it. A build or lint
- * that failed (a linter's findings exit non-zero) is reported apart: its output is passed whole
- * like any failure, and the build-or-lint target is stated for successful runs.
+ * The key a call is reported under: its kind, and a chain's producer beside it. A call that
+ * failed without omni is reported as failing whatever its script expected (a linter's findings
+ * exit non-zero; a test run can fail on something the script did not foresee): its output is
+ * passed whole like any failure, and the targets are stated for successful runs.
  */
 export function kindKey(c: Pick<CallReport, 'kind' | 'producer' | 'failed'>): string {
-  const failing = c.failed && (c.kind === 'build-lint' || c.producer === 'build-lint') ? ', failing' : '';
-  if (c.kind === 'chain-wrapped' && c.producer) return `chain-wrapped (${c.producer}${failing})`;
-  return failing ? `${c.kind} (failing)` : c.kind;
+  if (c.kind === 'chain-wrapped' && c.producer) return `chain-wrapped (${c.producer}${c.failed && c.producer !== 'other' ? ', failing' : ''})`;
+  if (c.failed && c.kind === 'test-pass') return 'test-fail';
+  return c.failed && c.kind === 'build-lint' ? 'build-lint (failing)' : c.kind;
 }
 
 export function byKind(calls: CallReport[]): Map<string, Totals> {
