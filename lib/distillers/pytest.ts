@@ -11,7 +11,9 @@ import { LEAD, PASSED, TOOL_RUNNERS, type Hit, type Recogniser } from './runner.
  * nothing but dots (every test on it passed) is recognised as noise; a line with an F, E, s
  * or x in it stays. pytest-xdist's `-v` (`-n 2`) prints each test's id alone when a worker
  * takes it and its result later, tagged with the worker: `[gw0] [ 12%] PASSED tests/x.py::test_y`
- * is a passing test, the bare id a lead-in (kept before a kept line).
+ * is a passing test, the bare id a lead-in (kept before a kept line). With `-rA` (or `-rp`) the
+ * short test summary names every test by its result: `PASSED tests/x.py::test_y` is a passing
+ * test again; the SKIPPED, XFAIL, FAILED and ERROR lines beside it stay.
  *
  * Under its `test session starts` banner pytest prints a session header: the interpreter and
  * pytest versions, the cache, root and config file, the test paths, the plugins and what some of
@@ -27,11 +29,17 @@ const DOTS_LINE = /^\.+\s*\[\s*\d+%\]\s*$/;
 const PASSED_LINE = /^\S+::\S.* PASSED(\s+\[\s*\d+%\])?\s*$/;
 const XDIST_PASSED = /^\[gw\d+\] \[\s*\d+%\] PASSED \S+::\S.*$/;
 const XDIST_STARTED = /^\S+::\S+\s*$/;
+const SUMMARY_PASSED = /^PASSED \S+::\S.*$/;
 const BANNER = /^=+ test session starts =+$/;
 const HEADER_LINE = /^(platform \S+ -- Python \S+, pytest-\S+, pluggy-\S+( -- \S.*)?|(cachedir|rootdir|configfile|inifile|testpaths|plugins): \S.*|hypothesis profile '[^']*'( -> \S.*)?|benchmark: \S+ \(defaults: .*\))$/;
 const COLLECTED = /^(collecting \.\.\. )?collected (\d+) items?\s*$/;
 /** Counted by its own noun too: a run that mixes producers (`make test`) is noted by the counts alone. */
 const HEADER: Hit = { noun: 'session header lines', one: 'session header line' };
+
+/** A passing test's line: its `-v` result, xdist's, or the short summary's. */
+function isPassed(p: string): boolean {
+  return PASSED_LINE.test(p) || XDIST_PASSED.test(p) || SUMMARY_PASSED.test(p);
+}
 
 /** What a hidden run was: header lines (with the collected count), passing tests, all-passing progress lines. */
 function pytestNote(hidden: Line[]): string {
@@ -43,7 +51,7 @@ function pytestNote(hidden: Line[]): string {
     const p = textOf(l);
     const c = COLLECTED.exec(p);
     if (c) { header++; collected = c[2]; }
-    else if (PASSED_LINE.test(p) || XDIST_PASSED.test(p)) tests++;
+    else if (isPassed(p)) tests++;
     else if (DOTS_LINE.test(p)) dots++;
     else if (HEADER_LINE.test(p)) header++;
   }
@@ -65,7 +73,7 @@ function recogniser(): Recogniser {
         if (COLLECTED.test(p)) return HEADER;
       }
       if (BANNER.test(p)) { inHeader = true; return null; }
-      return PASSED_LINE.test(p) || XDIST_PASSED.test(p) ? PASSED : DOTS_LINE.test(p) ? DOTS : XDIST_STARTED.test(p) ? LEAD : null;
+      return isPassed(p) ? PASSED : DOTS_LINE.test(p) ? DOTS : XDIST_STARTED.test(p) ? LEAD : null;
     },
     note: pytestNote,
   };

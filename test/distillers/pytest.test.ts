@@ -78,3 +78,17 @@ t.test('pytest-xdist -v: `[gw0] [ 12%] PASSED x::y` lines and the ids the worker
   t.ok(f.lines.includes(failed), failed);
   t.equal(folded(f.markers, 'passing tests'), count(d.input, /^\[gw\d+\] \[\s*\d+%\] PASSED /) - 1);
 });
+
+t.test('-rA: the short summary\'s `PASSED x::y` lines fold, its SKIPPED and XFAIL lines and the verdict stay', async (t) => {
+  const d = await pipe(corpusCase('pytest-ra-summary-pass'));
+  t.equal(count(d.input, /^PASSED \S+::/), 64);
+  t.equal(count(d.out, /^PASSED /), 0);
+  t.equal(folded(d.markers, 'passing tests'), 64);
+  t.same(keptAll(d, /^(SKIPPED|XFAIL) |short test summary info|=+ 64 passed/), []);
+  // A FAILED line among them stays where it stood, the PASSED lines on either side fold.
+  const c = corpusCase('pytest-ra-summary-pass');
+  const failing = c.output.toString('utf8').replace('PASSED tests/test_price.py::test_cents[one]', 'FAILED tests/test_price.py::test_cents[one] - assert 99 == 100');
+  const f = await pipe({ ...c, output: Buffer.from(failing) });
+  t.ok(f.lines.includes('FAILED tests/test_price.py::test_cents[one] - assert 99 == 100'));
+  t.equal(folded(f.markers, 'passing tests'), 63);
+});
