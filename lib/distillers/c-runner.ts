@@ -23,7 +23,8 @@ const GREATEST_PASS = /^PASS \w+: .*\(\d+ ticks, [\d.]+ sec\)\s*$|^PASS \w+: ?\s
 const ACUTEST_PASS = /^Test \w+\.\.\. +\[ OK \]\s*$/;
 const PASS_COLON = /^PASS: \w+\s*$/;
 const PASS_BRACKET = /^\[(PASS|OK)\] \w+\s*$/;
-const OK_NUMBERED = /^ok \d+ (- )?\w+\s*$/;
+/** Without TAP's ` - `: a TAP producer's `ok 1 - name` is its spec's (a top-level one may be a file). */
+const OK_NUMBERED = /^ok \d+ \w+\s*$/;
 /** A test's name: `test_push`, `testPush`, `push_test`. */
 const TEST_NAME = '(test\\w*|\\w+_test)';
 const DOTS_OK = new RegExp(`^${TEST_NAME} \\.{2,} ok\\s*$`);

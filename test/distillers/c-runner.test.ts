@@ -38,7 +38,7 @@ t.test('a line merely holding `ok` or `PASS`, or a status that names no test, is
   const lines = [
     'database: OK', 'cache: OK', 'queue: OK', 'mailer: OK', 'search: OK', 'storage: OK',
     'Connecting ... ok', 'Migrating ... ok', 'Seeding ... ok', 'Warming ... ok',
-    'ok 3 test_push but slow', 'PASS: test_push (retried)', 'tests/run_tests.c:14:test_push:PASS then FAIL',
+    'ok 3 test_push but slow', 'ok 4 - test_pop', 'PASS: test_push (retried)', 'tests/run_tests.c:14:test_push:PASS then FAIL',
     '[PASS] test_push, test_pop', '  ✓ push works', 'ALL TESTS PASSED',
   ];
   const out = await passing(lines);
