@@ -358,7 +358,9 @@ export function describeProducer(p: RoutedProducer): string {
   const named = p.argv.filter((w) => !w.startsWith('-'));
   const words = named.slice(0, named[1] === 'run' || named[1] === 'run-script' || named[1] === 'exec' ? 3 : 2).join(' ') || '(none)';
   const by = p.reshaped ? `reshaped by ${p.reshaped}` : p.rule ? `rule ${p.rule.name}` : p.spec === generic ? (p.open ? '' : 'generic') : p.spec.name;
-  const open = p.open ? `${by ? ' + ' : ''}what its output's lines name${p.open.family ? ` (${p.open.family})` : ''}` : '';
+  const open = p.open
+    ? `${by ? ' + ' : ''}what its output's lines name${p.open.family ? ` (${p.open.family})` : ''}`
+    : p.sniffed ? ' + what its output\'s lines name' : '';
   return `${words} (${by}${open})`;
 }
 

@@ -51,6 +51,7 @@ t.test('make && ./build/run_tests -v: the program run by its path is read by the
   t.ok(r.mixed, 'two producers');
   t.ok(r.producers!.some((p) => p.sniffed), 'the program is read by what its lines name');
   t.ok(mixPlan(r).candidates.some((s) => s.name === 'c-runner'), 'c-runner may join');
+  t.match(r.reason, /\.\/build\/run_tests \(generic \+ what its output's lines name\)/, 'explain says so');
   const d = await pipe(corpusCase('c-unity-make-run-pass'));
   t.equal(folded(d.markers, 'passing tests'), count(d.input, /:PASS$/));
   t.same(keptAll(d, /warning: |In function|:IGNORE|^hash seed|^-+$|^\d+ Tests \d+ Failures|^OK$/), []);
