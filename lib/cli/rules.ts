@@ -86,7 +86,7 @@ async function explain(o: Opts, home: string, io: Io): Promise<number> {
   const out: string[] = [];
   out.push(`command:  ${command}`);
   out.push(`producer: ${argv.length ? argv.join(' ') : '(none)'}${argv.length ? ` (program ${argv[0].slice(argv[0].lastIndexOf('/') + 1)}${subcommandOf(argv) ? `, subcommand ${subcommandOf(argv)}` : ''})` : ''}`);
-  const sniffed = route.mixed && route.distiller === 'generic' && route.producers?.some((p) => p.open);
+  const sniffed = route.mixed && route.distiller === 'generic' && route.producers?.some((p) => p.open || p.sniffed);
   out.push(`owner:    ${sniffed ? "the specs the output's own lines name (generic until one does)" : route.distiller ?? 'none (passed through byte for byte)'}`);
   out.push(`why:      ${route.reason}`);
   // Several producers, or one that names no tool: what each may print is read by its own spec,

@@ -10,7 +10,8 @@ import { warningExcerpts, type DiagnosticPart } from './shared.js';
  *   … `mv -f $depbase.Tpo $depbase.Po`);
  * - make's housekeeping echoes: `rm -f`/`mkdir -p` lines and the multi-line recipes that
  *   write a generated file (`rm -f x.h-t x.h && \` … through the last continued line);
- * - quiet-rule step lines (automake's `  CC       lib/x.o`, gyp's `  CXX(target) Release/…`);
+ * - quiet-rule step lines (automake's `  CC       lib/x.o`, gyp's `  CXX(target) Release/…`, a
+ *   hand-written Makefile's unindented `CC build/x.o`);
  * - `make[1]: Entering/Leaving directory`, a sub-make's `Nothing to be done for 'all'.` and
  *   `'tests/x' is up to date.`, and automake's echo of the sub-make it starts (`make  check-TESTS`,
  *   `make  tests/a tests/b`: `$(MAKE) $(AM_MAKEFLAGS) …` with no flags, hence the two spaces);
@@ -60,6 +61,11 @@ const AUTOCONF_PROBE = /^checking .+\.\.\.( .*)?$/;
 /** Per-object progress; ninja's `[n/m]` status lines with the verbs cmake, meson and gn describe steps with. */
 const CMAKE_STEP = /^(\[\s*\d+%\] (Building|Linking) \S|Scanning dependencies of target \S|\[\d+\/\d+\] (Building|Linking|Creating library symlink|Generating|Compiling|Copying|Installing|Running|Re-running|Re-checking|Automatic MOC|Automatic RCC|Stamping|ACTION|CC|CXX|LINK|SOLINK|STAMP|AR|CXX_MODULE) \S)/;
 const QUIET_STEP = /^ {2}(CC|CCLD|CXX|CXXLD|AR|RANLIB|GEN|YACC|LEX|LD|AS|CPPAS|SOLINK|SOLINK_MODULE|LINK|COPY|TOUCH|ACTION|RULE|OBJC|OBJCXX)(\(target\)|\(host\))? +\S/;
+/**
+ * A hand-written Makefile's quiet rule with no indent (`@echo "CC $@"`: `CC build/x.o`, `AR
+ * build/libx.a`; or `[CC] x.o`): the step's word and one built file, nothing else on the line.
+ */
+const BARE_STEP = /^(CC|CXX|AS|CCLD|CXXLD|LD|AR|RANLIB) +\S+\.(o|a|so|lo|la|obj)\s*$|^\[(CC|CXX|AS|LD|AR)\] +\S+\.(c|cc|cpp|cxx|S|o|a|so)\s*$/;
 const GYP_INFO = /^gyp info (?!ok\s*$)\S/;
 /** A line make echoed that a trailing `\` continues onto the next line. */
 const CONTINUED = /\\$/;
@@ -124,7 +130,7 @@ function ccRecogniser(): Recogniser {
       if (MAKE_DIR.test(p)) return DIRECTORY;
       if (SUB_MAKE_IDLE.test(p)) return IDLE;
       if (CMAKE_PROBE.test(p) || AUTOCONF_PROBE.test(p)) return PROBE;
-      if (CMAKE_STEP.test(p) || QUIET_STEP.test(p)) return STEP;
+      if (CMAKE_STEP.test(p) || QUIET_STEP.test(p) || BARE_STEP.test(p)) return STEP;
       if (GYP_INFO.test(p)) return GYP;
       return null;
     },

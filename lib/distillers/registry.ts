@@ -12,6 +12,7 @@ import automake from './automake.js';
 import biome from './biome.js';
 import bunTest from './bun-test.js';
 import bundler from './bundler.js';
+import cRunner from './c-runner.js';
 import cargoBuild from './cargo-build.js';
 import cargoTest from './cargo-test.js';
 import catch2 from './catch2.js';
@@ -66,6 +67,7 @@ export const DISTILLERS: readonly DistillerSpec[] = Object.freeze([
   biome,
   bunTest,
   bundler,
+  cRunner,
   cargoBuild,
   cargoTest,
   catch2,
@@ -151,6 +153,16 @@ export const COLLISIONS: readonly Collision[] = [
     why: 'sniffed: `make check` prints make\'s directory lines (cc\'s) around the test driver\'s `PASS: tests/x` lines; the PASS lines are the bulk of it, and under `make check` (make names no tool) cc reads make\'s lines while automake joins for the rest',
   },
   {
+    pair: ['c-runner', 'jest'],
+    winner: 'c-runner',
+    why: 'sniffed: a C runner reporting as greatest does prints `PASS test_push:  (3 ticks, 0.000 sec)`, which jest\'s `PASS <file>` line shape claims too; its per-suite `N tests - N passed, N failed, N skipped` tally says which it is, and jest reads nothing of it',
+  },
+  {
+    pair: ['automake', 'c-runner'],
+    winner: 'c-runner',
+    why: 'sniffed: a minunit-style runner prints `PASS: test_push` (automake\'s test driver\'s shape) above `ALL TESTS PASSED`; c-runner folds those PASS lines too, and automake\'s `# TOTAL:` box is not there',
+  },
+  {
     pair: ['node-test', 'tap'],
     winner: 'node-test',
     why: 'sniffed, and in a mixed run\'s head: `npm test` running `node --test` echoes `> node --test` before node\'s `TAP version 13`; node-test reads that TAP with the TAP lines, a top-level `ok` and its YAML being a passing test',
@@ -223,6 +235,12 @@ export interface RoutedProducer {
   answer: boolean;
   /** `| jq`: a tail reshaped its output (structured: never touched). */
   reshaped?: string;
+  /**
+   * A program run by its path that no spec owns (`./build/run_tests`): in a chain (`make &&
+   * ./build/run_tests -v`) the specs its output's lines name read them too, as its first lines
+   * would choose one were it alone. It stays generic's and unowned (`omni discover` lists it).
+   */
+  sniffed?: boolean;
   rule?: { name: string; file: string; source: RuleSource };
   /** Why, in words (`omni rules explain`). */
   reason: string;
@@ -314,7 +332,7 @@ function routeProducer(p: Producer, a: CommandAnalysis, set: RuleSet | null, spe
     if (unnamed === 'task') return { argv, spec: builtin, tool: builtin, open: { family: null }, answer: false, reason: `owned by ${builtin.name}, and by the specs its recipes' output names` };
     return { argv, spec: builtin, tool: builtin, open: false, answer: false, reason: `owned by ${builtin.name}` };
   }
-  if (unnamed === 'program') return { argv, spec: generic, tool: null, open: false, answer: false, reason: 'a program run by its path: the spec its output\'s first lines name, else generic' };
+  if (unnamed === 'program') return { argv, spec: generic, tool: null, open: false, sniffed: true, answer: false, reason: 'a program run by its path: the spec its output\'s first lines name, else generic' };
   if (unnamed) return { argv, spec: generic, tool: null, open: { family: null }, answer: false, reason: 'names no tool: the specs its output\'s lines name' };
   return { argv, spec: generic, tool: null, open: false, answer: false, reason: 'no specific distiller' };
 }
@@ -340,7 +358,9 @@ export function describeProducer(p: RoutedProducer): string {
   const named = p.argv.filter((w) => !w.startsWith('-'));
   const words = named.slice(0, named[1] === 'run' || named[1] === 'run-script' || named[1] === 'exec' ? 3 : 2).join(' ') || '(none)';
   const by = p.reshaped ? `reshaped by ${p.reshaped}` : p.rule ? `rule ${p.rule.name}` : p.spec === generic ? (p.open ? '' : 'generic') : p.spec.name;
-  const open = p.open ? `${by ? ' + ' : ''}what its output's lines name${p.open.family ? ` (${p.open.family})` : ''}` : '';
+  const open = p.open
+    ? `${by ? ' + ' : ''}what its output's lines name${p.open.family ? ` (${p.open.family})` : ''}`
+    : p.sniffed ? ' + what its output\'s lines name' : '';
   return `${words} (${by}${open})`;
 }
 
@@ -422,8 +442,8 @@ export function mixPlan(route: Route, specs: readonly DistillerSpec[] = DISTILLE
   const keepAll = producers.some((p) => p.answer);
   const candidates: DistillerSpec[] = [];
   for (const p of producers) {
-    if (!p.open) continue;
-    for (const s of candidatesFor(p.open.family, specs)) if (!candidates.includes(s)) candidates.push(s);
+    if (!p.open && !p.sniffed) continue;
+    for (const s of candidatesFor(p.open ? p.open.family : null, specs)) if (!candidates.includes(s)) candidates.push(s);
   }
   return {
     // A producer no built-in spec owns (`git push` in `pip install x && git push`, a script

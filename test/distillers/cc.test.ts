@@ -175,3 +175,17 @@ t.test("clang 14's gutterless excerpt (source line, caret line) folds whole; a l
   t.match(out, /\nnote: this line says more, and no caret line comes under it\n/);
   t.match(out, /unused parameter 'argv' \[-Wunused-parameter\]\n\[omni: 1 excerpt folded — omni retrieve [0-9a-f]{16}\]\n2 warnings generated\.\n/);
 });
+
+t.test("a hand-written Makefile's unindented quiet steps (`CC build/x.o`, `[CC] x.c`) fold as build steps; a warning, the link and other CC lines stay", async (t) => {
+  const d = await pipe(corpusCase('c-home-make-test-pass'));
+  t.equal(folded(d.markers, 'build steps', 'build step'), count(d.input, /^(CC|AR) build\//));
+  t.same(keptAll(d, /warning: |In function|-o build\/test_\w+ |^core: /), []);
+  const { distill } = await import('../helpers/omni.js');
+  // Enough of them for the output to be worth distilling at all.
+  const bracketed = Array.from({ length: 30 }, (_, i) => `[CC] src/storage/engine_module_${i}.c`);
+  const keep = ['CC = gcc', 'CC build/a.o failed', 'CC x', 'LD: warning: build/app.o has no symbols', '[CC] building everything'];
+  const input = Buffer.from(`${[...bracketed, ...keep, 'LD build/app.so', 'all done'].join('\n')}\n`);
+  const out = (await distill(input, { command: 'make', door: 'pipe' })).output.toString('utf8');
+  t.match(out, /\[omni: 30 build steps folded/);
+  for (const l of keep) t.ok(out.split('\n').includes(l), `stays: ${l}`);
+});

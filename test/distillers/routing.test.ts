@@ -103,7 +103,8 @@ t.test('a producer that names no tool is read by the specs its output names', as
   t.equal(routeCommand('bundle exec rspec').distiller, 'rspec', 'a spec that declares the runner knows what runs');
   t.notOk(routeCommand('bundle exec rspec').mixed);
   // A program run by its path (a project's test binary, a script) names no tool either: alone,
-  // its first lines choose its spec, as with no command; in a chain it is generic, as before.
+  // its first lines choose its spec, as with no command; in a chain it is generic's, its lines
+  // read by the specs they name (as `make test`'s are).
   for (const cmd of ['./release.sh', './build/money_test', 'build/tests --gtest_brief=1', '/opt/app/bin/selftest']) {
     const r = routeCommand(cmd);
     t.ok(r.sniff && !r.mixed, `${cmd}: read by the spec its first lines name`);
