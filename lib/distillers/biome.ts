@@ -1,6 +1,7 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import { TOOL_RUNNERS, type Hit, type Recogniser } from './runner.js';
 import { warningExcerpts, type DiagnosticPart } from './shared.js';
+import { leadTest } from '../base/lead.js';
 
 /*
  * biome (lint, check, format, ci): the report is the answer. Every finding's header
@@ -43,7 +44,7 @@ export default {
   family: 'lint',
   producers: ['biome', '@biomejs/biome'],
   runners: TOOL_RUNNERS,
-  detect: (p) => /^Checked \d+ files? in \d+(\.\d+)?[mµn]?s\. (No fixes applied|Fixed \d+ files?)\./.test(p),
+  detect: leadTest(/^Checked \d+ files? in \d+(\.\d+)?[mµn]?s\. (No fixes applied|Fixed \d+ files?)\./),
   lines: biomeLines,
   examples: [
     // corpus/cases/1195-biome-lint-warnings, lines 98-117

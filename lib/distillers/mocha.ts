@@ -1,5 +1,6 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import { checkmarks, TOOL_RUNNERS } from './runner.js';
+import { leadTest } from '../base/lead.js';
 
 /*
  * mocha (spec reporter): `  ✔ name` lines are passing tests. Suite headings, pending
@@ -12,7 +13,7 @@ export default {
   producers: ['mocha'],
   runners: TOOL_RUNNERS,
   rewrite: true,
-  detect: (p) => /^> mocha(\s|$)|^\s+\d+ passing \(\d/.test(p),
+  detect: leadTest(/^> mocha(\s|$)|^\s+\d+ passing \(\d/),
   lines: () => checkmarks(),
   examples: [
     // corpus/cases/013-mocha-fail, lines 158-172

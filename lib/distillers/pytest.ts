@@ -1,5 +1,6 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import { LEAD, PASSED, TOOL_RUNNERS, type Hit } from './runner.js';
+import { leadTest } from '../base/lead.js';
 
 /*
  * pytest: `-v` result lines `path::test PASSED [ 12%]` are passing tests. The per-file
@@ -23,7 +24,7 @@ export default {
   producers: ['pytest', 'py.test'],
   runners: TOOL_RUNNERS,
   rewrite: true,
-  detect: (p) => /^=+ test session starts =+$/.test(p),
+  detect: leadTest(/^=+ test session starts =+$/),
   lines: () => ({
     see: (_l, p) => (PASSED_LINE.test(p) || XDIST_PASSED.test(p) ? PASSED : DOTS_LINE.test(p) ? DOTS : XDIST_STARTED.test(p) ? LEAD : null),
   }),

@@ -1,6 +1,7 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import { TOOL_RUNNERS, type Hit, type Recogniser } from './runner.js';
 import { warningExcerpts, type DiagnosticPart } from './shared.js';
+import { leadTest } from '../base/lead.js';
 
 /*
  * ruff check (its default `full` output): the report is the answer. Every finding's headline
@@ -45,7 +46,7 @@ export default {
   producers: ['ruff'],
   runners: TOOL_RUNNERS,
   // `Found N errors.` is biome's line too: only the fixable count is ruff's own.
-  detect: (p) => /^\[\*\] \d+ fixable with the `--fix` option/.test(p),
+  detect: leadTest(/^\[\*\] \d+ fixable with the `--fix` option/),
   lines: ruffLines,
   examples: [
     // corpus/cases/1193-ruff-check-exit-zero, lines 32-85

@@ -1,5 +1,6 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import { checkmarks, TOOL_RUNNERS } from './runner.js';
+import { leadTest } from '../base/lead.js';
 
 /*
  * vitest: per-test `  ✓ suite > name 0ms` lines are passing tests. The per-file line
@@ -14,7 +15,7 @@ export default {
   producers: ['vitest'],
   runners: TOOL_RUNNERS,
   rewrite: true,
-  detect: (p) => /^\s*RUN {1,2}v\d+\.\d+|^\s*Test Files {2}\d|^> vitest(\s|$)/.test(p),
+  detect: leadTest(/^\s*RUN {1,2}v\d+\.\d+|^\s*Test Files {2}\d|^> vitest(\s|$)/),
   lines: () => checkmarks(PER_FILE),
   examples: [
     // corpus/cases/502-vitest-verbose-pass, lines 497-508
