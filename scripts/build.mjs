@@ -11,6 +11,7 @@ import { chmodSync, copyFileSync, existsSync, readFileSync } from 'node:fs';
 
 import { asciiFile } from './ascii-bundle.mjs';
 import { GATE_TABLES } from './gate-tables.mjs';
+import { LEADS } from './lead-tables.mjs';
 import { SHA256_WASM } from './sha256-wasm.mjs';
 
 const common = {
@@ -28,6 +29,7 @@ const common = {
     'process.env.OMNI_VERSION': JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version),
     'import.meta.url': '__omniImportMetaUrl',
     __OMNI_GATE_TABLES__: GATE_TABLES,
+    __OMNI_LEADS__: LEADS,
     __OMNI_SHA256_WASM__: SHA256_WASM,
   },
 };

@@ -1,6 +1,7 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import type { Hit, Recogniser } from './hide.js';
 import { textOf } from './shared.js';
+import { leadTest } from '../base/lead.js';
 
 /*
  * ansible-playbook's default callback. A task's `ok:` and `skipping:` lines, per host and per
@@ -40,7 +41,7 @@ export default {
   family: 'infra',
   producers: ['ansible-playbook'],
   rewrite: true,
-  detect: (p) => /^PLAY RECAP \*{3,}\s*$/.test(p),
+  detect: leadTest(/^PLAY RECAP \*{3,}\s*$/),
   lines: recogniser,
   failures: [
     /^fatal: \[[^\]]+\]: (FAILED|UNREACHABLE)! /,

@@ -1,5 +1,6 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import { PASSED } from './runner.js';
+import { leadTest } from '../base/lead.js';
 
 /*
  * Automake's parallel test driver, what `make check` prints for a project's TESTS: one line per
@@ -13,7 +14,7 @@ const PASS_LINE = /^PASS: \S/;
 export default {
   name: 'automake',
   family: 'test',
-  detect: (p) => /^(PASS|FAIL|XFAIL|XPASS|SKIP): \S+\s*$|^# TOTAL: \d+\s*$|^Testsuite summary for \S/.test(p),
+  detect: leadTest(/^(PASS|FAIL|XFAIL|XPASS|SKIP): \S+\s*$|^# TOTAL: \d+\s*$|^Testsuite summary for \S/),
   lines: () => ({ see: (_l, p) => (PASS_LINE.test(p) ? PASSED : null) }),
   failures: [
     // An unexpected pass fails the suite as a failure does; an ERROR is a test that could not run.

@@ -1,6 +1,7 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import { excerptBlocks, TOOL_RUNNERS, type Hit } from './runner.js';
 import type { DiagnosticPart } from './shared.js';
+import { leadTest } from '../base/lead.js';
 
 /*
  * biome (lint, check, format, ci): the report is the answer. Every finding's header
@@ -32,7 +33,7 @@ export default {
   family: 'lint',
   producers: ['biome', '@biomejs/biome'],
   runners: TOOL_RUNNERS,
-  detect: (p) => /^Checked \d+ files? in \d+(\.\d+)?[mµn]?s\. (No fixes applied|Fixed \d+ files?)\./.test(p),
+  detect: leadTest(/^Checked \d+ files? in \d+(\.\d+)?[mµn]?s\. (No fixes applied|Fixed \d+ files?)\./),
   lines: () => excerptBlocks(biomePart, FRAME_HIT),
   examples: [
     // corpus/cases/1195-biome-lint-warnings, lines 98-117

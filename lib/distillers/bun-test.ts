@@ -1,5 +1,6 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import { CHECK_LINE, isSubcommand, PASSED } from './runner.js';
+import { leadTest } from '../base/lead.js';
 
 /*
  * bun test: `(pass) suite > name [0.23ms]` lines (or `✓ …` on a terminal) are passing
@@ -14,7 +15,7 @@ export default {
   family: 'test',
   matches: (argv) => isSubcommand(argv, 'bun', ['test']),
   rewrite: true,
-  detect: (p) => /^bun test v\d+\.\d+/.test(p),
+  detect: leadTest(/^bun test v\d+\.\d+/),
   lines: () => ({ see: (_l, p) => (PASS_LINE.test(p) || CHECK_LINE.test(p) ? PASSED : null) }),
   examples: [
     // corpus/cases/507-bun-test-fail, lines 96-118

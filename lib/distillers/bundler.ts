@@ -1,5 +1,6 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import { TOOL_RUNNERS, type Hit } from './runner.js';
+import { leadTest } from '../base/lead.js';
 
 /*
  * JS bundlers (webpack, vite, esbuild, rollup): webpack's per-module lines
@@ -21,7 +22,7 @@ export default {
   producers: ['webpack', 'webpack-cli', 'vite', 'esbuild', 'rollup'],
   runners: TOOL_RUNNERS,
   rewrite: true,
-  detect: (p) => /^webpack \d+\.\d+\.\d+ compiled\b|^vite v\d+\.\d+\.\d+ building\b/.test(p),
+  detect: leadTest(/^webpack \d+\.\d+\.\d+ compiled\b|^vite v\d+\.\d+\.\d+ building\b/),
   lines: () => ({ see: (_l, p) => (WEBPACK_MODULE.test(p) ? MODULE : VITE_PHASE.test(p) ? PHASE : null) }),
   // The emitted files are the build's answer: each asset line stays, however alike.
   signals: [/^\s*asset \S+ [\d.]+ (bytes|KiB|MiB|GiB)\b/],

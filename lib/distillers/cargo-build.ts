@@ -2,6 +2,7 @@ import type { DistillerSpec } from '../kit/spec.js';
 import type { Line } from '../kit/types.js';
 import { isSubcommand, LEAD, PASSED, type Hit, type Recogniser } from './runner.js';
 import { plural, textOf, warningExcerpts, type DiagnosticPart } from './shared.js';
+import { leadTest } from '../base/lead.js';
 
 /*
  * cargo: `test x ... ok` lines (unit, integration and doc-tests; nextest's `PASS [0.01s] x`)
@@ -120,7 +121,7 @@ export default {
   family: 'build',
   matches: (argv) => isSubcommand(argv, 'cargo', ['build', 'b', 'check', 'c', 'clippy', 'doc', 'install']),
   rewrite: true,
-  detect: (p) => CARGO_LINE.test(p),
+  detect: leadTest(CARGO_LINE),
   lines: cargoLines,
   examples: [
     // corpus/cases/505-cargo-build-workspace, lines 1-25

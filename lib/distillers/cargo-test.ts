@@ -1,6 +1,7 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import { isSubcommand } from './runner.js';
 import { CARGO_LINE, cargoLines } from './cargo-build.js';
+import { leadTest } from '../base/lead.js';
 
 /*
  * cargo test (and nextest): passing `test x ... ok` lines fold, with their `running N tests`
@@ -12,7 +13,7 @@ export default {
   family: 'test',
   matches: (argv) => isSubcommand(argv, 'cargo', ['test', 't', 'nextest']),
   rewrite: true,
-  detect: (p) => CARGO_LINE.test(p),
+  detect: leadTest(CARGO_LINE),
   lines: cargoLines,
   examples: [
     // corpus/cases/023-cargo-test-fail, lines 112-126

@@ -1,5 +1,6 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import type { Hit, Recogniser } from './runner.js';
+import { leadTestAny } from '../base/lead.js';
 
 /*
  * Catch2's console reporter. A passing run prints two lines (`===` and `All tests passed (37
@@ -69,9 +70,10 @@ function recogniser(): Recogniser {
 export default {
   name: 'catch2',
   family: 'test',
-  detect: (p) =>
-    /^\S+ is a Catch2? v\d+\.\d+\.\d+ host application\.\s*$|^All tests passed \(\d+ assertions? in \d+ test cases?\)\s*$|^test cases: \d+ \| \d+ passed \| \d+ failed\s*$/.test(p) ||
-    TIMING_LINE.test(p),
+  detect: leadTestAny(
+    /^\S+ is a Catch2? v\d+\.\d+\.\d+ host application\.\s*$|^All tests passed \(\d+ assertions? in \d+ test cases?\)\s*$|^test cases: \d+ \| \d+ passed \| \d+ failed\s*$/,
+    TIMING_LINE,
+  ),
   lines: recogniser,
   examples: [
     // corpus/cases/1205-catch2-success-fail, lines 318-358

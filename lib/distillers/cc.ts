@@ -1,6 +1,7 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import { EXCERPT_CARETS, EXCERPT_SOURCE, TOOL_RUNNERS, type Hit, type Recogniser } from './runner.js';
 import { warningExcerpts, type DiagnosticPart } from './shared.js';
+import { leadTestAny } from '../base/lead.js';
 
 /*
  * C/C++ builds (make, gcc/clang, cmake, ninja, autoconf's configure, node-gyp). Recognised
@@ -143,9 +144,7 @@ export default {
   producers: ['make', 'gmake', 'cmake', 'ninja', 'gcc', 'g++', 'cc', 'c++', 'clang', 'clang++', 'configure', 'node-gyp'],
   runners: TOOL_RUNNERS,
   rewrite: true,
-  detect: (p) =>
-    MAKE_DIR.test(p) || CMAKE_STEP.test(p) || /^-- (Configuring done|Build files have been written)/.test(p) ||
-    /^checking for \S.*\.\.\. /.test(p) || /^gyp info it worked if it ends with ok/.test(p),
+  detect: leadTestAny(MAKE_DIR, CMAKE_STEP, /^-- (Configuring done|Build files have been written)/, /^checking for \S.*\.\.\. /, /^gyp info it worked if it ends with ok/),
   lines: ccRecogniser,
   examples: [
     // corpus/cases/504-make-recursive-warning, lines 15-35

@@ -1,5 +1,6 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import { LEAD, PASSED, TOOL_RUNNERS } from './runner.js';
+import { leadTest } from '../base/lead.js';
 
 /*
  * ctest: `1/9 Test #1: name ....   Passed    0.00 sec` lines are passing tests and
@@ -15,7 +16,7 @@ export default {
   producers: ['ctest'],
   runners: TOOL_RUNNERS,
   rewrite: true,
-  detect: (p) => /^\s*\d+\/\d+ Test +#\d+: |^\d+% tests passed, \d+ tests? failed out of \d+/.test(p),
+  detect: leadTest(/^\s*\d+\/\d+ Test +#\d+: |^\d+% tests passed, \d+ tests? failed out of \d+/),
   lines: () => ({ see: (_l, p) => (PASS_LINE.test(p) ? PASSED : START.test(p) ? LEAD : null) }),
   examples: [
     // corpus/cases/043-ctest-fail, lines 33-44

@@ -1,5 +1,6 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import { TOOL_RUNNERS } from './runner.js';
+import { leadTest } from '../base/lead.js';
 
 /*
  * eslint (stylish): the report is the answer. Every file heading, every `line:col severity
@@ -33,7 +34,7 @@ export default {
   producers: ['eslint'],
   runners: TOOL_RUNNERS,
   // Not rewritten by the pre-hook: the report is all answer.
-  detect: (p) => /^✖ \d+ problems? \(\d+ errors?, \d+ warnings?\)/.test(p),
+  detect: leadTest(/^✖ \d+ problems? \(\d+ errors?, \d+ warnings?\)/),
   lines: () => ({ see: () => null }),
   examples: [
     // corpus/cases/034-eslint-errors, lines 1-18

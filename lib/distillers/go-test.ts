@@ -1,5 +1,6 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import { isSubcommand, PASSED, type Hit } from './runner.js';
+import { leadTestAny } from '../base/lead.js';
 
 /*
  * go test: `--- PASS: TestX (0.00s)` lines (any depth) are passing tests and `=== RUN`,
@@ -16,7 +17,7 @@ export default {
   family: 'test',
   matches: (argv) => isSubcommand(argv, 'go', ['test']),
   rewrite: true,
-  detect: (p) => RUN_LINE.test(p) || /^(ok|FAIL|\?) {1,3}\t\S+\t/.test(p),
+  detect: leadTestAny(RUN_LINE, /^(ok|FAIL|\?) {1,3}\t\S+\t/),
   lines: () => ({ see: (_l, p) => (PASS_LINE.test(p) ? PASSED : RUN_LINE.test(p) ? LEAD : null) }),
   examples: [
     // corpus/cases/030-go-test-verbose-fail, lines 38-52

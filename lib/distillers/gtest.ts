@@ -1,5 +1,6 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import { LEAD, PASSED, type Hit } from './runner.js';
+import { leadTestAny } from '../base/lead.js';
 
 /*
  * GoogleTest, and cmocka, whose runner prints the same bracketed shape. A test binary is run by
@@ -26,7 +27,7 @@ const SUITE_LINE = /^\[----------\] \d+ tests? from \S+( \(\d+ ms total\))?\s*$/
 export default {
   name: 'gtest',
   family: 'test',
-  detect: (p) => RUN_LINE.test(p) || /^\[==========\] Running \d+ (tests? from \d+ test suites?|test\(s\))\.\s*$/.test(p),
+  detect: leadTestAny(RUN_LINE, /^\[==========\] Running \d+ (tests? from \d+ test suites?|test\(s\))\.\s*$/),
   lines: () => ({
     see: (_l, p) => (OK_LINE.test(p) ? PASSED : RUN_LINE.test(p) ? LEAD : BANNER_LINE.test(p) || SUITE_LINE.test(p) ? BANNER : null),
   }),

@@ -3,6 +3,7 @@ import type { Line } from '../kit/types.js';
 import { onlyWhere } from './hide.js';
 import { plural, programOf, subcommand, textOf } from './shared.js';
 import { PYTHON } from '../command/runners.js';
+import { leadTestAny } from '../base/lead.js';
 
 /*
  * Package managers: npm, pnpm, yarn, pip, apt-get. Download, fetch, cache, progress,
@@ -56,10 +57,8 @@ const PROGRESS: RegExp[] = [
   /^(Scanning processes|Scanning candidates|Scanning linux images)\.\.\.\s*$/,
 ];
 
-function isProgress(t: string): boolean {
-  for (const re of PROGRESS) if (re.test(t)) return true;
-  return false;
-}
+/** Each behind its first-char gate: sniffing tries them on every first line of every run. */
+const isProgress = leadTestAny(...PROGRESS);
 
 /** pip's retry of a connection (PyPI unreachable): the first of a run says why, the rest repeat it. */
 const PIP_RETRY = /^WARNING: Retrying \(Retry\(total=\d+, /;

@@ -2,6 +2,7 @@ import type { Line } from '../kit/types.js';
 import type { DistillerSpec } from '../kit/spec.js';
 import { plural, textOf } from './shared.js';
 import { CHECK_LINE, LEAD, PASSED, TOOL_RUNNERS, type Recogniser } from './runner.js';
+import { leadTest } from '../base/lead.js';
 
 /*
  * jest: `✓ name (3 ms)` (verbose) lines are passing tests. `PASS file` lines stay (one per
@@ -50,7 +51,7 @@ export default {
   producers: ['jest'],
   runners: TOOL_RUNNERS,
   rewrite: true,
-  detect: (p) => /^\s*(PASS|FAIL) +\S|^Test Suites: |^Tests: {2,}\d|^> jest(\s|$)/.test(p),
+  detect: leadTest(/^\s*(PASS|FAIL) +\S|^Test Suites: |^Tests: {2,}\d|^> jest(\s|$)/),
   lines: recogniser,
   examples: [
     // corpus/cases/850-jest-toplevel-each-fail, lines 1-16

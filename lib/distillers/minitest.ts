@@ -2,6 +2,7 @@ import type { DistillerSpec } from '../kit/spec.js';
 import { subcommandRunner } from '../command/runners.js';
 import { PASSED, type Recogniser } from './runner.js';
 import { programOf } from './shared.js';
+import { leadTest } from '../base/lead.js';
 
 /*
  * Minitest, run by `rake test` (Rake::TestTask), `ruby -Itest test/test_x.rb` or through `bundle
@@ -42,7 +43,7 @@ export default {
   matches: (argv) => rakeTest(argv) || runsTestFile(argv) || runsTestFile(BUNDLE.runs?.(argv) ?? []),
   rewrite: true,
   // A task runner's output (`rake`, `make test`) is read by the spec whose lines it shows.
-  detect: (p) => /^# Running:\s*$|^\d+ runs, \d+ assertions, \d+ failures, \d+ errors, \d+ skips\s*$/.test(p),
+  detect: leadTest(/^# Running:\s*$|^\d+ runs, \d+ assertions, \d+ failures, \d+ errors, \d+ skips\s*$/),
   lines: recogniser,
   failures: [
     // A verbose line's mark: F failed, E raised.

@@ -1,6 +1,7 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import { checkmarks, TOOL_RUNNERS } from './runner.js';
 import { tapRecogniser, tapReporter } from './tap.js';
+import { leadTest } from '../base/lead.js';
 
 /*
  * mocha (spec reporter): `  ✔ name` lines are passing tests. Suite headings, pending
@@ -14,7 +15,7 @@ export default {
   producers: ['mocha'],
   runners: TOOL_RUNNERS,
   rewrite: true,
-  detect: (p) => /^> mocha(\s|$)|^\s+\d+ passing \(\d/.test(p),
+  detect: leadTest(/^> mocha(\s|$)|^\s+\d+ passing \(\d/),
   lines: (route) => (tapReporter(route.argv, ['tap']) ? tapRecogniser({ topLevel: true }) : checkmarks()),
   examples: [
     // corpus/cases/013-mocha-fail, lines 158-172

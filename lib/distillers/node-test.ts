@@ -1,6 +1,7 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import { CHECK_LINE, PASSED, type Hit } from './runner.js';
 import { tapRecogniser } from './tap.js';
+import { leadTest } from '../base/lead.js';
 
 /*
  * `node --test`: the spec reporter's `✔ name (1.2ms)` lines are passing tests (suite
@@ -20,7 +21,7 @@ export default {
     return p === 'node' && argv.includes('--test');
   },
   rewrite: true,
-  detect: (p) => /^ℹ (tests|pass|fail) \d+$|^> node (.+ )?--test\b/.test(p),
+  detect: leadTest(/^ℹ (tests|pass|fail) \d+$|^> node (.+ )?--test\b/),
   lines: () => {
     const tap = tapRecogniser({ topLevel: true });
     /** `▶ name` suite headings seen, as indent + name: their closing `✔ name (…)` is a suite. */

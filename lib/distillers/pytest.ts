@@ -2,6 +2,7 @@ import type { Line } from '../kit/types.js';
 import type { DistillerSpec } from '../kit/spec.js';
 import { plural, textOf } from './shared.js';
 import { LEAD, PASSED, TOOL_RUNNERS, type Hit, type Recogniser } from './runner.js';
+import { leadTest } from '../base/lead.js';
 
 /*
  * pytest: `-v` result lines `path::test PASSED [ 12%]` are passing tests. The per-file
@@ -85,7 +86,7 @@ export default {
   producers: ['pytest', 'py.test'],
   runners: TOOL_RUNNERS,
   rewrite: true,
-  detect: (p) => /^=+ test session starts =+$/.test(p),
+  detect: leadTest(/^=+ test session starts =+$/),
   lines: recogniser,
   examples: [
     // corpus/cases/018-pytest-verbose-pass, lines 1-16

@@ -3,6 +3,7 @@ import type { DistillerSpec } from '../kit/spec.js';
 import type { Hit, Recogniser } from './hide.js';
 import { subcommandRunner } from '../command/runners.js';
 import { plural, textOf } from './shared.js';
+import { leadTest } from '../base/lead.js';
 
 /*
  * RSpec, progress and documentation formats. In the documentation format every example is an
@@ -57,7 +58,7 @@ export default {
   producers: ['rspec'],
   runners: [BUNDLE],
   rewrite: true,
-  detect: (p) => /^\d+ examples?, \d+ failures?/.test(p),
+  detect: leadTest(/^\d+ examples?, \d+ failures?/),
   lines: recogniser,
   failures: [
     // The first line of each failure's block.

@@ -1,6 +1,7 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import { subcommandRunner } from '../command/runners.js';
 import { excerptsUnder } from './runner.js';
+import { leadTest } from '../base/lead.js';
 
 /*
  * rubocop (progress, clang and the other formatters that quote the source): the report is
@@ -28,7 +29,7 @@ export default {
   family: 'lint',
   producers: ['rubocop'],
   runners: [BUNDLE],
-  detect: (p) => /^\d+ files? inspected, (no|\d+) offen[cs]es? detected/.test(p),
+  detect: leadTest(/^\d+ files? inspected, (no|\d+) offen[cs]es? detected/),
   lines: () => excerptsUnder(offence, CARETS),
   examples: [
     // corpus/cases/1191-rubocop-clang-format, lines 13-21: short source lines, so their excerpts are fewer bytes

@@ -1,6 +1,7 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import { excerptBlocks, TOOL_RUNNERS, type Hit } from './runner.js';
 import type { DiagnosticPart } from './shared.js';
+import { leadTest } from '../base/lead.js';
 
 /*
  * ruff check (its default `full` output): the report is the answer. Every finding's headline
@@ -34,7 +35,7 @@ export default {
   producers: ['ruff'],
   runners: TOOL_RUNNERS,
   // `Found N errors.` is biome's line too: only the fixable count is ruff's own.
-  detect: (p) => /^\[\*\] \d+ fixable with the `--fix` option/.test(p),
+  detect: leadTest(/^\[\*\] \d+ fixable with the `--fix` option/),
   lines: () => excerptBlocks(ruffPart, EXCERPT),
   examples: [
     // corpus/cases/1193-ruff-check-exit-zero, lines 32-85

@@ -2,6 +2,7 @@ import type { DistillerSpec } from '../kit/spec.js';
 import { PYTHON } from '../command/runners.js';
 import { programOf } from './shared.js';
 import type { Hit, Recogniser } from './runner.js';
+import { leadTest } from '../base/lead.js';
 
 /*
  * setuptools (and distutils before it) building a package: `python setup.py sdist` /
@@ -68,7 +69,7 @@ export default {
   matches,
   rewrite: true,
   // A setuptools step no other tool prints: a Makefile recipe's setup() is read from it on.
-  detect: (p) => /^running (egg_info|sdist|bdist_wheel|build_py|bdist_egg|install_lib)$/.test(p),
+  detect: leadTest(/^running (egg_info|sdist|bdist_wheel|build_py|bdist_egg|install_lib)$/),
   lines: recogniser,
   examples: [
     // corpus/cases/1151-setup-py-sdist, lines 3-10 and 37-42

@@ -65,15 +65,16 @@ export function programOf(argv: string[]): string {
   return unversioned(argv[0] ?? '');
 }
 
-/** Share of non-blank head lines matching `re` (for sniffing). */
-export function shareMatching(head: Line[], re: RegExp): number {
+/** Share of non-blank head lines matching `re`, a regex or its test (for sniffing). */
+export function shareMatching(head: Line[], re: RegExp | ((t: string) => boolean)): number {
+  const test = typeof re === 'function' ? re : (t: string) => re.test(t);
   let n = 0;
   let hit = 0;
   for (const l of head) {
     const t = textOf(l);
     if (!t.trim()) continue;
     n++;
-    if (re.test(t)) hit++;
+    if (test(t)) hit++;
   }
   return n ? hit / n : 0;
 }

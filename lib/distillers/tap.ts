@@ -1,5 +1,6 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import { DETAIL, LEAD, TOOL_RUNNERS, type Hit, type Recogniser } from './runner.js';
+import { leadTestAny } from '../base/lead.js';
 
 /*
  * TAP (node-tap, `node --test` default and `--test-reporter=tap`): a nested `ok N - name`
@@ -79,7 +80,7 @@ export default {
   producers: ['tap'],
   runners: TOOL_RUNNERS,
   rewrite: true,
-  detect: (p) => /^TAP version \d+\s*$/.test(p) || /^> tap(\s|$)/.test(p),
+  detect: leadTestAny(/^TAP version \d+\s*$/, /^> tap(\s|$)/),
   lines: () => tapRecogniser(),
   examples: [
     // corpus/cases/015-tap-fail, lines 784-805

@@ -1,5 +1,6 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import { TOOL_RUNNERS, type Hit } from './runner.js';
+import { leadTest } from '../base/lead.js';
 
 /*
  * tsc: every diagnostic (`file(l,c): error TS…` or, with `--pretty`, `file:l:c - error TS…`
@@ -26,7 +27,7 @@ export default {
   producers: ['tsc', 'vue-tsc'],
   runners: TOOL_RUNNERS,
   // Not rewritten by the pre-hook: its diagnostics are all answer, there is little to fold.
-  detect: (p) => /^\S+\(\d+,\d+\): error TS\d+: |^\S+:\d+:\d+ - error TS\d+: |^Found \d+ errors? in /.test(p),
+  detect: leadTest(/^\S+\(\d+,\d+\): error TS\d+: |^\S+:\d+:\d+ - error TS\d+: |^Found \d+ errors? in /),
   lines: () => ({ see: (_l, p) => (WATCH_LINE.test(p) ? WATCH : null) }),
   examples: [
     // corpus/cases/031-tsc-errors, lines 1-7

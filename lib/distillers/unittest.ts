@@ -1,5 +1,6 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import { PASSED, TOOL_RUNNERS } from './runner.js';
+import { leadTestAny } from '../base/lead.js';
 
 /*
  * Python's unittest, verbose (`python -m unittest -v`, `… discover -v`): one line per test,
@@ -18,7 +19,7 @@ export default {
   producers: ['unittest'],
   runners: TOOL_RUNNERS,
   rewrite: true,
-  detect: (p) => /^Ran \d+ tests? in [\d.]+s\s*$/.test(p) || PASS_LINE.test(p),
+  detect: leadTestAny(/^Ran \d+ tests? in [\d.]+s\s*$/, PASS_LINE),
   lines: () => ({ see: (_l, p) => (PASS_LINE.test(p) ? PASSED : null) }),
   examples: [
     // corpus/cases/1022-unittest-verbose-fail, lines 56-60

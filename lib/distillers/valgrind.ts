@@ -2,6 +2,7 @@ import type { DistillerSpec, ProducerRoute } from '../kit/spec.js';
 import type { Hit, Recogniser } from './runner.js';
 import { basename } from '../command/parse.js';
 import { prefixOf } from '../kit/prefix.js';
+import { leadTest } from '../base/lead.js';
 
 /*
  * valgrind: its own lines carry the process id (`==12345== `, lib/kit/prefix.ts); the program
@@ -83,7 +84,7 @@ export default {
   family: 'test',
   matches: (argv) => basename(argv[0] ?? '') === 'valgrind',
   runs: programArgv,
-  detect: (p) => USING.test(p),
+  detect: leadTest(USING),
   lines: valgrindLines,
   signals: [ERROR_DETECTOR],
   examples: [

@@ -1,6 +1,7 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import { checkmarks, TOOL_RUNNERS } from './runner.js';
 import { tapRecogniser, tapReporter } from './tap.js';
+import { leadTest } from '../base/lead.js';
 
 /*
  * vitest: per-test `  ✓ suite > name 0ms` lines are passing tests. The per-file line
@@ -17,7 +18,7 @@ export default {
   producers: ['vitest'],
   runners: TOOL_RUNNERS,
   rewrite: true,
-  detect: (p) => /^\s*RUN {1,2}v\d+\.\d+|^\s*Test Files {2}\d|^> vitest(\s|$)/.test(p),
+  detect: leadTest(/^\s*RUN {1,2}v\d+\.\d+|^\s*Test Files {2}\d|^> vitest(\s|$)/),
   lines: (route) => {
     const tap = tapReporter(route.argv, ['tap-flat'], ['tap']);
     return tap ? tapRecogniser({ topLevel: tap === 'flat' }) : checkmarks(PER_FILE);
