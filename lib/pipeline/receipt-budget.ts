@@ -23,6 +23,7 @@ import {
   asCame, changedInPlace, Chunks, markerLine, changeKind, countLines, maskedRaw, redrawsIn, REWRITE_NOTES_MAX_BYTES, rewriteNotes, shown, sizeOf,
   type Output, type Receipts,
 } from './render-output.js';
+import { utf8Length } from '../base/utf8-length.js';
 
 /** What the closing receipt of a streamed run counts: only what really went out changed. */
 interface StreamTally {
@@ -189,7 +190,8 @@ export class StreamBudget {
       f.shortBytes += sizeOf(came);
       return;
     }
-    f.shortBytes += sizeOf(vis);
+    // `vis` is its shown text and its (ASCII) line ending: counted apart, not as the joined string.
+    f.shortBytes += utf8Length(it.out ?? it.plain ?? it.text) + it.eol.length;
     f.differs = true;
     f.out.add(f.asIs ? came : vis);
     const kind = changeKind(it);
