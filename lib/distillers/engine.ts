@@ -5,6 +5,7 @@ import { batchStage, type RunState } from '../kit/stage.js';
 import { FOLD_MIN_LINES, foldPays, lineByteLength, mustStay } from '../kit/marker.js';
 import { bodyOf } from '../kit/prefix.js';
 import { countsNote, hasWords, quoteOf, sameTemplate, saysFailureOrWarning, textOf } from './shared.js';
+import { isBlank } from '../base/blank.js';
 
 /**
  * The one engine that turns a declaration (a spec's `lines`, in lib/kit/units.ts's terms) into
@@ -44,11 +45,6 @@ const HELD_LINES_MAX = 8192;
 /** While streaming, a log segment without a barrier is folded and written every this many lines. */
 const STREAM_SEGMENT_LINES = 256;
 
-const NON_BLANK = /\S/;
-/** Lines that are blank after trimming. */
-function isBlank(plain: string): boolean {
-  return !NON_BLANK.test(plain);
-}
 
 /** The distill stage for one run's recognition. */
 export function stageOf(run: RunState, rec: Recognition): Transform {
@@ -289,7 +285,7 @@ class Folder {
     // Squeeze blank lines: one survives a run of them. Blank as typed, not blank once its
     // escape codes are gone: a reporter's erase-line sequences redraw the screen, and
     // dropping them would lose bytes no receipt stands for while streaming.
-    if (l.text.trim() === '' && l.tier !== 'failure') {
+    if (isBlank(l.text) && l.tier !== 'failure') {
       if (this.lastBlank) {
         this.run.droppedLines++;
         this.run.droppedBytes += lineByteLength(l);

@@ -5,6 +5,7 @@ import { derivePrefilter, Prefilter, type PrefilterTables } from './prefilter.js
 import type { DistillerSpec } from '../kit/spec.js';
 import { DISTILLERS } from '../distillers/registry.js';
 import { bodyOf, Prefixes } from '../kit/prefix.js';
+import { isBlank } from '../base/blank.js';
 
 /*
  * Tier patterns. Order matters: failure is checked first and nothing overrides it.
@@ -243,7 +244,7 @@ export function classifyLine(plain: string, prevPlain: string | null, own: OwnTi
     } else if (bits & COUNTED_BIT && COUNTED_FAILURE.test(plain)) return 'failure';
   }
   if (bits & ANY_SIGNAL) for (let k = 0; k < SIGNAL.length; k++) if (bits & SIGNAL_BITS[k] && SIGNAL[k].test(plain)) return 'signal';
-  if (plain.trim() === '') return 'noise';
+  if (isBlank(plain)) return 'noise';
   if (bits & ANY_NOISE) for (let k = 0; k < NOISE.length; k++) if (bits & NOISE_BITS[k] && NOISE[k].test(plain)) return 'noise';
   if (prevPlain !== null && plain === prevPlain) return 'noise';
   return 'text';

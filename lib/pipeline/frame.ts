@@ -118,7 +118,7 @@ class Framer {
       if (bnl < 0) {
         if (final && bpos < n) {
           const body = region.toString('utf8', bpos, n);
-          const line: Line = { kind: 'line', text: body, eol: '', tier: 'text', index: this.index++, end: base + n, size: n - bpos };
+          const line = newLine(body, '', this.index++, base + n, n - bpos);
           if (!valid && !isUtf8(region.subarray(bpos, n))) line.bytes = Buffer.from(region.subarray(bpos, n));
           else if (body.indexOf('\r') >= 0) foldRedraw(line, this.run);
           lines.push(line);
@@ -128,7 +128,7 @@ class Framer {
       const crlf = bnl > bpos && region[bnl - 1] === 13;
       const stop = crlf ? bnl - 1 : bnl;
       const body = region.toString('utf8', bpos, stop);
-      const line: Line = { kind: 'line', text: body, eol: crlf ? '\r\n' : '\n', tier: 'text', index: this.index++, end: base + bnl + 1, size: bnl + 1 - bpos };
+      const line = newLine(body, crlf ? '\r\n' : '\n', this.index++, base + bnl + 1, bnl + 1 - bpos);
       // Only a region that is not valid UTF-8 as a whole has lines that are not: each is checked.
       if (!valid && !isUtf8(region.subarray(bpos, stop))) line.bytes = Buffer.from(region.subarray(bpos, stop));
       else if (body.indexOf('\r') >= 0) foldRedraw(line, this.run);
@@ -137,6 +137,15 @@ class Framer {
     }
     return lines;
   }
+}
+
+/**
+ * A line as frame cuts it, with every field a later stage may set present from the start: the
+ * lines of a run then share one object shape, so the property reads of every stage after frame
+ * stay monomorphic instead of meeting a shape per combination of fields set.
+ */
+function newLine(text: string, eol: string, index: number, end: number, size: number): Line {
+  return { kind: 'line', text, eol, raw: undefined, bytes: undefined, plain: undefined, prefix: undefined, tier: 'text', out: undefined, redacted: undefined, masked: undefined, index, end, size };
 }
 
 /**

@@ -20,9 +20,10 @@ import type { Spool } from './spool.js';
 import { formatMarker, HANDLE_PLACEHOLDER, lineByteLength } from '../kit/marker.js';
 import { maskSecrets } from './redact.js';
 import {
-  asCame, changedInPlace, Chunks, markerLine, changeKind, countLines, maskedRaw, redrawsIn, REWRITE_NOTES_MAX_BYTES, rewriteNotes, shown, sizeOf,
+  asCame, cameBytes, changedInPlace, Chunks, markerLine, changeKind, countLines, maskedRaw, redrawsIn, REWRITE_NOTES_MAX_BYTES, rewriteNotes, shown, sizeOf,
   type Output, type Receipts,
 } from './render-output.js';
+import { utf8Length } from '../base/utf8-length.js';
 
 /** What the closing receipt of a streamed run counts: only what really went out changed. */
 interface StreamTally {
@@ -189,7 +190,8 @@ export class StreamBudget {
       f.shortBytes += sizeOf(came);
       return;
     }
-    f.shortBytes += sizeOf(vis);
+    // `vis` is its shown text and its (ASCII) line ending: counted apart, not as the joined string.
+    f.shortBytes += utf8Length(it.out ?? it.plain ?? it.text) + it.eol.length;
     f.differs = true;
     f.out.add(f.asIs ? came : vis);
     const kind = changeKind(it);
@@ -208,12 +210,12 @@ export class StreamBudget {
       else if (start < f.at) f.inOrder = false;
     }
     if (last && last.end > f.at) f.at = last.end;
-    // Unfolded, the hidden lines go out as they came, secrets masked.
-    const hidden = it.hidden.map(asCame);
     const marker = handle ? markerLine(it.note, handle, last?.eol, this.dangling) : '';
-    // A fold that does not pay for its marker is not made.
+    // A fold that does not pay for its marker is not made. The hidden lines are counted as
+    // they came without being built: most folds pay, and then they are never needed.
     const markerBytes = Buffer.byteLength(marker);
-    const hiddenBytes = hidden.reduce((n, x) => n + sizeOf(x), 0);
+    let hiddenBytes = 0;
+    for (const x of it.hidden) hiddenBytes += cameBytes(x);
     if (handle && markerBytes <= hiddenBytes) {
       this.dangling = false;
       this.tally.markers++;
@@ -223,7 +225,8 @@ export class StreamBudget {
     }
     if (last) this.dangling = last.eol === '';
     f.shortBytes += hiddenBytes;
-    for (const x of hidden) f.out.add(x);
+    // Unfolded, the hidden lines go out as they came, secrets masked.
+    for (const x of it.hidden) f.out.add(asCame(x));
   }
 }
 

@@ -8,6 +8,7 @@ import type { Archive, Item, Line, Marker } from '../kit/types.js';
 import type { Coverage } from './spool.js';
 import { formatMarker, lineByteLength, runBytes } from '../kit/marker.js';
 import { redrawSegments } from './frame.js';
+import { utf8Length } from '../base/utf8-length.js';
 
 /** What the render stage learned, for the door (stats, the hook's reply decision). */
 export interface RenderReport {
@@ -120,6 +121,15 @@ export function shown(l: Line): string | Buffer {
 export function asCame(l: Line): string | Buffer {
   if (l.bytes && l.masked === undefined) return Buffer.concat([l.bytes, Buffer.from(l.eol, 'latin1')]);
   return (l.masked ?? l.raw ?? l.text) + l.eol;
+}
+
+/**
+ * The bytes `asCame(l)` is, without building it: a line frame cut knows its size as it came
+ * (what `asCame` gives back unless the line was masked).
+ */
+export function cameBytes(l: Line): number {
+  if (l.masked !== undefined) return utf8Length(l.masked) + l.eol.length;
+  return l.size !== undefined ? l.size : sizeOf(asCame(l));
 }
 
 /**
