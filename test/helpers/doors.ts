@@ -158,6 +158,13 @@ export function pipeProcess(input: Buffer, opts: { command?: string; home: strin
 /** Shell builtins and tools the replay itself needs cannot stand in for a program. */
 const NOT_SHIMMABLE = new Set(['cd', 'printf', 'echo', 'exit', 'test', 'export', 'source', '.', 'sh', 'rm']);
 
+/**
+ * The share of corpus cases the replay must reach. A PATH shim cannot stand in for a program run
+ * by its path (`make && ./build/run_tests -v`), a redirect or a pipe; those cases go through the
+ * hook and pipe doors' properties instead.
+ */
+export const REPLAYABLE_FLOOR = 0.85;
+
 /** The programs a command line runs, when every one of them can be replaced by the replay (null otherwise). */
 export function programsOf(command: string): string[] | null {
   if (/[|;<>`$()]/.test(command)) return null;

@@ -5,7 +5,7 @@
 import t from 'tap';
 import { loadCorpus } from '../helpers/corpus.js';
 import { rules, type Run } from '../helpers/corpus-rules.js';
-import { closeStores, CROSSING_PAUSE_S, execInProcess, execProcess, HOLD_NEVER, HOLD_SHORT, pool, programsOf, retrieverFor, propHome } from '../helpers/doors.js';
+import { closeStores, CROSSING_PAUSE_S, execInProcess, execProcess, HOLD_NEVER, HOLD_SHORT, pool, programsOf, REPLAYABLE_FLOOR, retrieverFor, propHome } from '../helpers/doors.js';
 import { checkFailuresKept, checkIdentical } from '../helpers/markers.js';
 import { sweep, type SweepFailure } from '../helpers/property.js';
 
@@ -16,9 +16,7 @@ t.teardown(closeStores);
 const replayable = cases.filter((c) => programsOf(c.cmd) !== null);
 
 t.test('exec: a real child replays every case; a third of them pause past the hold window', async (t) => {
-  // A PATH shim cannot stand in for a program run by its path (`make && ./build/run_tests -v`),
-  // a redirect or a pipe; those cases go through the hook and pipe doors' properties instead.
-  t.ok(replayable.length > cases.length * 0.85, `${replayable.length} of ${cases.length} commands replayable (the rest need a shell builtin, a path or a pipe)`);
+  t.ok(replayable.length > cases.length * REPLAYABLE_FLOOR, `${replayable.length} of ${cases.length} commands replayable (the rest need a shell builtin, a path or a pipe)`);
   const home = propHome();
   const retrieve = retrieverFor(home);
   const runs: Run[] = [];
