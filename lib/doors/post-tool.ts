@@ -35,6 +35,11 @@ export async function handlePostTool(host: HostAdapter, input: PostToolInput, pa
     }
     case 'mcp':
       return postMcp(host, input, payload, deps);
+    case 'write': {
+      // The model's own change: no reply; the view it now holds is recorded for later reads.
+      const { recordWrite } = await import('./file-write.js');
+      return recordWrite(input, deps);
+    }
   }
 }
 

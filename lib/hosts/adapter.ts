@@ -73,6 +73,18 @@ export type HookInput =
     })
   | (Common & {
       kind: 'post-tool';
+      tool: 'write';
+      /** The file the model's own call changed. */
+      path: string;
+      /** The file before the call, as the host read it (null: the call created it). */
+      before: string | null;
+      /** The file as the call's own arguments make it from `before`: what the model wrote. */
+      after: string;
+      /** An edit of some of its lines, or the whole file written. */
+      via: 'edit' | 'write';
+    })
+  | (Common & {
+      kind: 'post-tool';
       tool: 'mcp';
       /** The host's name for the tool (`mcp__<server>__<tool>` in Claude Code). */
       name: string;
@@ -92,6 +104,7 @@ export type PostToolInput = Extract<HookInput, { kind: 'post-tool' }>;
 export type PostShellInput = Extract<HookInput, { kind: 'post-tool'; tool: 'shell' }>;
 export type PostReadInput = Extract<HookInput, { kind: 'post-tool'; tool: 'read' }>;
 export type PostMcpInput = Extract<HookInput, { kind: 'post-tool'; tool: 'mcp' }>;
+export type PostWriteInput = Extract<HookInput, { kind: 'post-tool'; tool: 'write' }>;
 
 /** The pre-tool decision: rewrite into `omni exec`, and whether the reply approves the call. */
 export type RewriteDecision =

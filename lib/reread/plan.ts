@@ -31,6 +31,8 @@ export interface FileView {
    * unchanged marker (the content is what the marker stood for).
    */
   kind: 'shown' | 'marker';
+  /** How the reader came to hold it: a Read (the default), or its own Edit or Write of the file. */
+  via?: 'read' | 'edit' | 'write';
 }
 
 /** What the host read now. */
@@ -59,12 +61,16 @@ export interface Span {
   wasLast: number;
 }
 
+/** How the reader came to hold the view answered from. */
+export type Via = 'read' | 'edit' | 'write';
+
 export type RereadPlan =
   | { kind: 'none'; why: string; again?: true }
-  | { kind: 'unchanged'; since: number; span: Span }
+  | { kind: 'unchanged'; since: number; via: Via; span: Span }
   | {
       kind: 'changed';
       since: number;
+      via: Via;
       /** Lines before the window, as the reader holds them (null: the window starts the read). */
       head: Span | null;
       /**
@@ -143,13 +149,14 @@ function planFrom(views: readonly FileView[], read: FileRead): RereadPlan {
   if (!base) return { kind: 'none', why: 'no view covers the read' };
   const k = base.lines;
   const since = base.view.at;
+  const via = base.view.via ?? 'read';
   const samePlace = k.total === now.total && k.start <= s && e <= k.end && agrees(k, now);
   if (samePlace) {
     if (!partial.every((p) => agrees(p, now))) return { kind: 'none', why: 'a later view of a part saw other lines' };
-    return { kind: 'unchanged', since, span: { first: s, last: e, wasFirst: s, wasLast: e } };
+    return { kind: 'unchanged', since, via, span: { first: s, last: e, wasFirst: s, wasLast: e } };
   }
 
-  return align(k, now, since, partial.every((p) => agrees(p, now)));
+  return align(k, now, since, via, partial.every((p) => agrees(p, now)));
 }
 
 /** How many lines from `a[i]` on equal `b[j]` on, at most `max`. */
@@ -174,7 +181,7 @@ function suffixLen(a: readonly string[], i: number, b: readonly string[], j: num
  * tail are the whole of a one-window diff, so this is linear in the lines compared (the view's
  * lines within REREAD_SLACK_LINES of the read's numbers, times the read's).
  */
-function align(k: Lines, now: Lines, since: number, partialsAgree: boolean): RereadPlan {
+function align(k: Lines, now: Lines, since: number, via: Via, partialsAgree: boolean): RereadPlan {
   const old = k.lines;
   const cur = now.lines;
   const len = cur.length;
@@ -204,7 +211,7 @@ function align(k: Lines, now: Lines, since: number, partialsAgree: boolean): Rer
   // the view is left after them: a final newline gone is a change too).
   if (L === len && p !== null && !(fixedEnd && p + len !== old.length)) {
     if (!partialsAgree) return { kind: 'none', why: 'a later view of a part saw other lines' };
-    return { kind: 'unchanged', since, span: { first: s, last: e, wasFirst: num(p), wasLast: num(p + len - 1) } };
+    return { kind: 'unchanged', since, via, span: { first: s, last: e, wasFirst: num(p), wasLast: num(p + len - 1) } };
   }
   // The tail: where the read's last line is in the view, after the head's lines in both.
   const oldFloor = p === null ? 0 : p + L;
@@ -235,7 +242,7 @@ function align(k: Lines, now: Lines, since: number, partialsAgree: boolean): Rer
     wasFirst: p !== null ? num(p + Lc) : NaN,
     wasLast: q !== null ? num(q - Mc) : NaN,
   };
-  return { kind: 'changed', since, head, window, tail };
+  return { kind: 'changed', since, via, head, window, tail };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -281,13 +288,16 @@ export function renderReread(plan: Exclude<RereadPlan, { kind: 'none' }>, read: 
     return { now: named(sp.first, last), was: named(sp.wasFirst, wasLast), moved: sp.first !== sp.wasFirst };
   };
   // `lines 3-9 as you read them`, or `lines 3-9 are your lines 1-7 as you read them`.
+  const asHeld = (n: Named) => (plan.via === 'edit' ? `as you left ${them(n)}` : plan.via === 'write' ? `as you wrote ${them(n)}` : `as you read ${them(n)}`);
   const held = (x: { now: Named; was: Named; moved: boolean }) =>
-    x.moved ? `${x.now.text} ${are(x.now)} your ${x.was.text} as you read ${them(x.now)}` : `${x.now.text} as you read ${them(x.now)}`;
+    x.moved ? `${x.now.text} ${are(x.now)} your ${x.was.text} ${asHeld(x.now)}` : `${x.now.text} ${asHeld(x.now)}`;
+  // When the reader came to hold it: `you read them at 10:01:02`, `your edit at 10:01:02`.
+  const since = (n: Named | null) => (plan.via === 'edit' ? `your edit at ${at}` : `you ${plan.via === 'write' ? 'wrote' : 'read'} ${n ? them(n) : 'it'} at ${at}`);
   if (plan.kind === 'unchanged') {
     const sp = shown(plan.span) ?? { now: named(plan.span.first, plan.span.last), was: named(plan.span.wasFirst, plan.span.wasLast), moved: plan.span.first !== plan.span.wasFirst };
     const lastNumber = Math.max(plan.span.first, plan.span.last >= phantomNow ? plan.span.last - 1 : plan.span.last);
     const moved = sp.moved ? ` (then ${sp.was.text})` : '';
-    return { content: `[omni: ${sp.now.text}: unchanged since you read ${them(sp.now)} at ${at}${moved}${receipt}`, startLine: lastNumber };
+    return { content: `[omni: ${sp.now.text}: unchanged since ${since(sp.now)}${moved}${receipt}`, startLine: lastNumber };
   }
   const { head, window: w, tail } = plan;
   const parts: string[] = [];
@@ -303,7 +313,7 @@ export function renderReread(plan: Exclude<RereadPlan, { kind: 'none' }>, read: 
   else if (wWas) parts.push(`your ${wWas.text} ${are(wWas)} gone`);
   const readLast = Math.max(read.startLine, Math.min(read.startLine + lines.length - 1, phantomNow - 1));
   const whole = read.startLine === 1 && lines.length >= read.totalLines ? 'whole file' : `${named(read.startLine, readLast).text} in full`;
-  const header = `[omni: changed since you read it at ${at}: ${parts.join(', ')}; ${whole}${receipt}`;
+  const header = `[omni: changed since ${since(null)}: ${parts.join(', ')}; ${whole}${receipt}`;
   const body = lines.slice(w.first - read.startLine, w.last - read.startLine + 1);
   const out = [header, ...body];
   const t = tail ? shown(tail) : null;

@@ -18,8 +18,14 @@ export interface FileViewRow {
   lines: number;
   totalLines: number;
   handle: string;
-  kind: 'shown' | 'marker';
+  /**
+   * 'shown': a Read the reader got; 'marker': a re-read answered "unchanged" (the content is what
+   * the marker stood for); 'edit', 'write': the file as the reader's own call left it.
+   */
+  kind: ViewKind;
 }
+
+export type ViewKind = 'shown' | 'marker' | 'edit' | 'write';
 
 /** Newest views of one file read, at most this many (the newest that covers a read is among them). */
 export const FILE_VIEWS_CAP = 8;
@@ -39,6 +45,8 @@ export interface LoadedView {
   totalLines: number;
   content: string;
   kind: 'shown' | 'marker';
+  /** How the reader came to hold it: a Read, or its own Edit or Write. */
+  via: 'read' | 'edit' | 'write';
 }
 
 /**
@@ -59,7 +67,8 @@ export function loadFileViews(store: Store, scope: { sessionId: string; agentId?
       cache.set(r.handle, content);
     }
     if (content === null) break;
-    out.push({ at: r.at, startLine: r.start, totalLines: r.total, content, kind: r.kind === 'marker' ? 'marker' : 'shown' });
+    const via = r.kind === 'edit' || r.kind === 'write' ? r.kind : 'read';
+    out.push({ at: r.at, startLine: r.start, totalLines: r.total, content, kind: r.kind === 'marker' ? 'marker' : 'shown', via });
   }
   return out;
 }

@@ -29,9 +29,11 @@ export function fileRead(fileText: string, startLine = 1, count = Infinity): { c
 const R = 'lines? (\\d+)(?:-(\\d+))?';
 const HANDLE = ' — omni retrieve ([0-9a-f]{16})\\]$';
 const AT = 'at \\d\\d:\\d\\d:\\d\\d';
-const UNCHANGED = new RegExp(`^\\[omni: ${R}: unchanged since you read (?:them|it) ${AT}(?: \\(then ${R}\\))?${HANDLE}`);
-const CHANGED = new RegExp(`^\\[omni: changed since you read it ${AT}: (.*); (?:whole file|${R} in full)${HANDLE}`);
-const HELD = `${R}(?: (?:are|is) your ${R})? as you read (?:them|it)`;
+/** When the reader came to hold the lines: a Read, or its own Edit or Write. */
+const SINCE = '(?:you read (?:them|it)|your edit|you wrote (?:them|it))';
+const UNCHANGED = new RegExp(`^\\[omni: ${R}: unchanged since ${SINCE} ${AT}(?: \\(then ${R}\\))?${HANDLE}`);
+const CHANGED = new RegExp(`^\\[omni: changed since ${SINCE} ${AT}: (.*); (?:whole file|${R} in full)${HANDLE}`);
+const HELD = `${R}(?: (?:are|is) your ${R})? as you (?:read|left|wrote) (?:them|it)`;
 const TAIL = new RegExp(`^\\[omni: ${HELD}${HANDLE}`);
 /** The line ledger's head fold of a Read: the lines it hides are the handle's bytes. */
 const HEAD_FOLD = new RegExp(`^\\[omni: ${R}: .*${HANDLE}`);

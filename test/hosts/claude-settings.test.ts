@@ -49,10 +49,10 @@ t.test('an install made before MCP results were covered is upgraded to the one m
   t.same(omniHandlersIn(withoutOmniHooks(s)), [], 'uninstall leaves no omni handler');
 });
 
-t.test('the PostToolUse matcher, read as the CLI reads it (an unanchored JavaScript regex), hits Bash, Read and MCP tools but omni\'s own', async (t) => {
+t.test('the PostToolUse matcher, read as the CLI reads it (an unanchored JavaScript regex), hits Bash, Read, Edit, Write and MCP tools but omni\'s own', async (t) => {
   const re = new RegExp(POST_TOOL_MATCHER);
-  for (const name of ['Bash', 'Read', 'mcp__standin__noisy_log', 'mcp__github__list_issues', 'mcp__plugin_x_y__get']) t.ok(re.test(name), name);
-  for (const name of ['ReadMcpResourceTool', 'BashOutput', 'NotebookRead', 'Write', 'mcp__omni__omni_run', 'mcp__omni__omni_retrieve', 'xmcp__a__b']) t.notOk(re.test(name), name);
+  for (const name of ['Bash', 'Read', 'Edit', 'Write', 'mcp__standin__noisy_log', 'mcp__github__list_issues', 'mcp__plugin_x_y__get']) t.ok(re.test(name), name);
+  for (const name of ['ReadMcpResourceTool', 'BashOutput', 'NotebookRead', 'NotebookEdit', 'MultiEdit', 'WriteFile', 'mcp__omni__omni_run', 'mcp__omni__omni_retrieve', 'xmcp__a__b']) t.notOk(re.test(name), name);
 });
 
 t.test('a second install leaves the file byte-identical and does not rewrite it', async (t) => {
@@ -201,8 +201,16 @@ t.test('`omni doctor` is green on a good install and red, with the reason, on a 
   const human = omni(['doctor'], env, home);
   t.match(human.stdout, /all good/);
 
-  // Broken: the hooks point at a binary that is gone.
   const file = join(home, '.claude', 'settings.json');
+  // An install from before Edit and Write were registered: a warning, and `omni init` mends it.
+  const installed = readFileSync(file, 'utf8');
+  writeFileSync(file, installed.split(JSON.stringify(POST_TOOL_MATCHER)).join(JSON.stringify('^(Bash|Read)$|^mcp__(?!omni__)')));
+  const stale = JSON.parse(omni(['doctor', '--json'], env, home).stdout);
+  t.match(stale.checks.filter((c: { status: string }) => c.status === 'warn').map((c: { detail: string }) => c.detail).join('\n'), /does not include Edit and Write; run `omni init` again/, 'the old matcher is named');
+  t.equal(omni(['init'], env).status, 0);
+  t.equal(readFileSync(file, 'utf8'), installed, '`omni init` again registers the matcher of today');
+
+  // Broken: the hooks point at a binary that is gone.
   writeFileSync(file, readFileSync(file, 'utf8').split(BIN).join('/gone/dist/omni.cjs'));
   const broken = omni(['doctor', '--json'], env, home);
   t.equal(broken.status, 1);

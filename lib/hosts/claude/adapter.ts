@@ -209,6 +209,69 @@ export function isReadTextResponse(v: unknown): v is ReadTextResponse {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Edit and Write: what the model itself wrote into a file (its reader's view of the file after).
+
+/** Edit `tool_input`. */
+function isEditInput(v: unknown): v is JsonObject & { file_path: string; old_string: string; new_string: string } {
+  return isObject(v) && typeof v.file_path === 'string' && typeof v.old_string === 'string' && typeof v.new_string === 'string' && optBool(v, 'replace_all');
+}
+
+/** Write `tool_input`. */
+function isWriteInput(v: unknown): v is JsonObject & { file_path: string; content: string } {
+  return isObject(v) && typeof v.file_path === 'string' && typeof v.content === 'string';
+}
+
+/** One hunk of the host's own patch of an Edit (`structuredPatch`). */
+interface PatchHunk {
+  oldStart: number;
+  newStart: number;
+  lines: string[];
+}
+function isPatch(v: unknown): v is PatchHunk[] {
+  return Array.isArray(v) && v.every((h) => isObject(h) && Number.isInteger(h.oldStart) && Number.isInteger(h.newStart) && Array.isArray(h.lines) && h.lines.every((l) => typeof l === 'string'));
+}
+
+/** Every hunk of `patch` reads `before` on its old side and `after` on its new side, line for line. */
+function patchAgrees(patch: PatchHunk[], before: string, after: string): boolean {
+  const was = before.split('\n');
+  const now = after.split('\n');
+  for (const h of patch) {
+    let i = h.oldStart - 1;
+    let j = h.newStart - 1;
+    for (const l of h.lines) {
+      const sign = l[0];
+      const text = l.slice(1);
+      if (sign === '\\') continue; // "\ No newline at end of file"
+      if (sign !== '+' && was[i++] !== text) return false;
+      if (sign !== '-' && now[j++] !== text) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * The file an Edit left, by the model's own arguments applied to the file as the host read it
+ * before the call (`originalFile`), or null. Only when the host's own patch of the change agrees
+ * with that line for line: a change the host made beyond the arguments (quotes it matched
+ * loosely, whitespace it trimmed) is not what the model wrote, so it is never taken as the
+ * model's. An old text found more than once without `replace_all` is refused as the host
+ * refuses it.
+ */
+export function editedFile(input: unknown, response: unknown): { before: string; after: string } | null {
+  if (!isEditInput(input) || !isObject(response) || typeof response.originalFile !== 'string' || !isPatch(response.structuredPatch)) return null;
+  const before = response.originalFile;
+  const { old_string: old, new_string: repl } = input;
+  if (old === '' || old === repl) return null;
+  const first = before.indexOf(old);
+  if (first < 0) return null;
+  let after: string;
+  if (input.replace_all === true) after = before.split(old).join(repl);
+  else if (before.indexOf(old, first + 1) >= 0) return null;
+  else after = before.slice(0, first) + repl + before.slice(first + old.length);
+  return patchAgrees(response.structuredPatch, before, after) ? { before, after } : null;
+}
+
+// ---------------------------------------------------------------------------------------------
 // MCP tool results (measured with the real CLI 2.1.332, docs/claude-code-findings.md §7).
 
 /** One part of an MCP result as PostToolUse carries it: the host's own content block. */
@@ -401,6 +464,18 @@ function readClaude(p: JsonObject): HookInput | null {
       // image, pdf, notebook, parts, file_unchanged: left alone.
       if (!isReadInput(p.tool_input) || !isReadTextResponse(r)) return null;
       return { ...common, kind: 'post-tool', tool: 'read', path: r.file.filePath, content: r.file.content, startLine: r.file.startLine, totalLines: r.file.totalLines };
+    }
+    if (p.tool_name === 'Edit') {
+      const r = p.tool_response;
+      const e = editedFile(p.tool_input, r);
+      if (!e || !isObject(r) || typeof r.filePath !== 'string') return null;
+      return { ...common, kind: 'post-tool', tool: 'write', path: r.filePath, before: e.before, after: e.after, via: 'edit' };
+    }
+    if (p.tool_name === 'Write') {
+      const r = p.tool_response;
+      // The host's record of what it wrote must be the model's content (no reply goes back either way).
+      if (!isWriteInput(p.tool_input) || !isObject(r) || typeof r.filePath !== 'string' || r.content !== p.tool_input.content) return null;
+      return { ...common, kind: 'post-tool', tool: 'write', path: r.filePath, before: typeof r.originalFile === 'string' ? r.originalFile : null, after: p.tool_input.content, via: 'write' };
     }
     if (p.tool_name.startsWith('mcp__')) {
       const r = p.tool_response;

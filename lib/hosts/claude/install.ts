@@ -21,6 +21,17 @@ import { HOOK_SERVER, HOOK_TOOL_FULL_NAME } from './hook-tool.js';
 import { isObj, readJsonLoose as readJson, readSettings, writeSettings, type Obj } from '../kit/config-file.js';
 import { MCP_TOOLS_FLAG, MODEL_TOOLS } from '../mcp-offer.js';
 
+
+/** Does a PostToolUse matcher hit a tool name, as the CLI reads it (an exact list, else a JavaScript regex)? */
+function matcherHits(matcher: string, tool: string): boolean {
+  if (/^[A-Za-z0-9_|-]+$/.test(matcher)) return matcher.split('|').includes(tool);
+  try {
+    return new RegExp(matcher).test(tool);
+  } catch {
+    return false;
+  }
+}
+
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 export interface Check {
   name: string;
@@ -107,6 +118,10 @@ function checkHooks(env: NodeJS.ProcessEnv, projectDir: string): { checks: Check
   for (const r of postRegs) {
     if (post && r.matcher !== undefined && !/Bash/.test(r.matcher) && r.matcher !== '*' && r.matcher !== '') {
       checks.push({ name: 'hooks-registered', status: 'fail', detail: `PostToolUse matcher ${JSON.stringify(r.matcher)} in ${r.file} does not include Bash` });
+    } else if (post && r.matcher !== undefined && r.matcher !== '*' && r.matcher !== '' && !matcherHits(r.matcher, 'Edit')) {
+      // An install from before Edit and Write were registered: a Read after the model's own edit
+      // is answered from the file as it read it, not as it left it.
+      checks.push({ name: 'hooks-registered', status: 'warn', detail: `PostToolUse matcher ${JSON.stringify(r.matcher)} in ${r.file} does not include Edit and Write; run \`omni init\` again` });
     }
   }
   const distinct = new Set(postRegs.map((r) => r.command));

@@ -67,7 +67,7 @@ function claudeReader(file: string, opts: { from: number }, seen: Set<string>): 
           ...(typeof rec.agentId === 'string' && rec.isSidechain === true ? { agent_id: rec.agentId } : {}),
         };
         const input = claude.read(payload);
-        const ok = input && input.kind === 'post-tool' && input.tool !== 'mcp' ? input : null;
+        const ok = input && input.kind === 'post-tool' && (input.tool === 'shell' || input.tool === 'read') ? input : null;
         calls.push({ host: 'claude', tool, command, failed: false, failureText: ok ? null : textOf(b.content), payload, input: ok, file });
       }
       return calls;

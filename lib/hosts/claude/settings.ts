@@ -8,13 +8,15 @@ import { editSettings, type Obj, type WriteResult } from '../kit/config-file.js'
 import { hookSpecs, withOmniHooks as withSpecs, withoutOmniHooks, type OmniHookSpec } from '../kit/hook-entries.js';
 
 /**
- * PostToolUse: Bash, Read, and every MCP tool (`mcp__<server>__<tool>`) but those of the `omni`
- * server, whose results are omni's already (the hook skips them too, by any server name). Any
+ * PostToolUse: Bash, Read, Edit and Write (no reply to these two: what the model wrote is the
+ * view of the file a later Read is answered from), and every MCP tool (`mcp__<server>__<tool>`)
+ * but those of the `omni` server, whose results are omni's already (the hook skips them too, by
+ * any server name). Any
  * character beyond letters, digits, `_`, `-`, `|` makes the CLI read a matcher as an unanchored
  * JavaScript regex, so each alternative is anchored: `Read` alone would also hit
  * `ReadMcpResourceTool`. Measured on Claude Code 2.1.332 (docs/claude-code-findings.md §7).
  */
-export const POST_TOOL_MATCHER = '^(Bash|Read)$|^mcp__(?!omni__)';
+export const POST_TOOL_MATCHER = '^(Bash|Read|Edit|Write)$|^mcp__(?!omni__)';
 
 /** What omni registers. Timeouts in seconds. SessionEnd gets none: it must not raise the host's 1.5 s budget. */
 export const OMNI_HOOKS: readonly OmniHookSpec[] = [
