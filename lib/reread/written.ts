@@ -27,31 +27,33 @@ export interface Written {
  * The view the reader holds after its own call, or null when it is not known to hold one:
  *
  * - a whole file written: every line of it, whatever it held before;
- * - an edit: the newest view it holds must be the file as it was just before the edit (the
- *   lines it held at their numbers, the file's line count unchanged) and the edit must fall
- *   within those lines; the new view is those lines with the edit applied, numbered as the file
- *   now is. The model never read the lines outside its view, so they are never vouched for.
+ * - an edit: the views it holds, newest first, must each be the file as it was just before the
+ *   edit (the lines at their numbers, the file's line count the same), and the newest of them
+ *   whose lines the change lies within is the one extended: those lines with the edit applied,
+ *   numbered as the file now is. The model never read the lines outside its views, so they are
+ *   never vouched for; a view that saw other lines means its picture is not the file edited.
  */
 export function viewAfterWrite(views: readonly FileView[], w: Written): WrittenView | null {
   const now = hostLines(w.after);
   if (w.via === 'write') return { startLine: 1, content: w.after, totalLines: now.length };
   if (w.before === null) return null;
-  const v = views[0];
-  if (!v) return null;
   const was = hostLines(w.before);
-  const held = hostLines(v.content);
-  const s = v.startLine;
-  const e = s + held.length - 1;
-  if (v.totalLines !== was.length || s < 1 || e > was.length) return null;
-  for (let n = s; n <= e; n++) if (held[n - s] !== was[n - 1]) return null;
   // The change is what lies between the lines alike at the top and the lines alike at the end.
   let top = 0;
   const most = Math.min(was.length, now.length);
   while (top < most && was[top] === now[top]) top++;
   let bottom = 0;
   while (bottom < most - top && was[was.length - 1 - bottom] === now[now.length - 1 - bottom]) bottom++;
-  // The change (was's lines top+1 .. was.length-bottom) within the held lines s..e.
-  if (top < s - 1 || was.length - bottom > e) return null;
-  const grown = now.length - was.length;
-  return { startLine: s, content: now.slice(s - 1, e + grown).join('\n'), totalLines: now.length };
+  for (const v of views) {
+    const held = hostLines(v.content);
+    const s = v.startLine;
+    const e = s + held.length - 1;
+    if (v.totalLines !== was.length || s < 1 || e > was.length) return null;
+    for (let n = s; n <= e; n++) if (held[n - s] !== was[n - 1]) return null;
+    // The change (was's lines top+1 .. was.length-bottom) within the held lines s..e.
+    if (top < s - 1 || was.length - bottom > e) continue;
+    const grown = now.length - was.length;
+    return { startLine: s, content: now.slice(s - 1, e + grown).join('\n'), totalLines: now.length };
+  }
+  return null;
 }

@@ -162,6 +162,16 @@ t.test('offset/limit: an edit inside the lines held is vouched for, one outside 
   t.notMatch(whole?.content ?? '', /your edit/, 'an edit of lines the model never read: nothing vouched for');
 });
 
+t.test('a part read again between the whole read and the edit: the edit is vouched for within the whole file', async (t) => {
+  const env = home(t);
+  const before = pyFile(120);
+  const after = before.replace(OLD, NEW);
+  await read(env, 's1', fileRead(before));
+  t.match((await read(env, 's1', fileRead(before, 10, 16)))!.content, /unchanged since you read them/, 'the part, answered from the whole read');
+  await hook(env, editPayload('s1', before, OLD, NEW));
+  t.match((await read(env, 's1', fileRead(after)))!.content, /^\[omni: lines 1-121: unchanged since your edit at /);
+});
+
 t.test('a Read after the model wrote the whole file is one marker; a subagent is not told', async (t) => {
   const env = home(t);
   const content = pyFile(80);
@@ -192,6 +202,11 @@ t.test('viewAfterWrite: the change must lie inside the view, the view must be th
   t.equal(viewAfterWrite(v(2, 'b\nc'), { before: was, after: 'a\nb\nc\nD\ne\n', via: 'edit' }), null, 'line 4 was not held');
   t.equal(viewAfterWrite(v(2, 'b\nX\nd'), { before: was, after: 'a\nb\nC\nd\ne\n', via: 'edit' }), null, 'the view is not the file before the edit');
   t.same(viewAfterWrite([], { before: null, after: 'x\n', via: 'write' }), { startLine: 1, content: 'x\n', totalLines: 2 });
+  // A part read again after the whole file (the newest view), then an edit outside the part.
+  const whole = { at: 1, startLine: 1, content: was, totalLines: 6, kind: 'shown' as const };
+  const part = { at: 2, startLine: 2, content: 'b\nc', totalLines: 6, kind: 'marker' as const };
+  t.same(viewAfterWrite([part, whole], { before: was, after: 'a\nb\nc\nD\ne\n', via: 'edit' }), { startLine: 1, content: 'a\nb\nc\nD\ne\n', totalLines: 6 }, 'the whole view the part agrees with');
+  t.equal(viewAfterWrite([{ ...part, content: 'b\nX' }, whole], { before: was, after: 'a\nb\nc\nD\ne\n', via: 'edit' }), null, 'a newer view saw other lines');
 });
 
 const lineArb = fc.constantFrom('', 'x = 1', 'y = 2', '    return x', 'def f():', '# comment', 'import os', 'z');
