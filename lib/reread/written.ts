@@ -27,10 +27,10 @@ export interface Written {
  * The view the reader holds after its own call, or null when it is not known to hold one:
  *
  * - a whole file written: every line of it, whatever it held before;
- * - an edit: the views it holds, newest first, must each be the file as it was just before the
- *   edit (the lines at their numbers, the file's line count the same), and the newest of them
- *   whose lines the change lies within is the one extended: those lines with the edit applied,
- *   numbered as the file now is. The model never read the lines outside its views, so they are
+ * - an edit: the views it holds must each be the file as it was just before the edit (the
+ *   lines at their numbers, the file's line count the same), and the widest of them whose lines
+ *   the change lies within is the one extended: those lines with the edit applied, numbered as
+ *   the file now is. The model never read the lines outside its views, so they are
  *   never vouched for; a view that saw other lines means its picture is not the file edited.
  */
 export function viewAfterWrite(views: readonly FileView[], w: Written): WrittenView | null {
@@ -44,6 +44,9 @@ export function viewAfterWrite(views: readonly FileView[], w: Written): WrittenV
   while (top < most && was[top] === now[top]) top++;
   let bottom = 0;
   while (bottom < most - top && was[was.length - 1 - bottom] === now[now.length - 1 - bottom]) bottom++;
+  // Every view must be the file as it was just before the edit; then the model holds their
+  // union, and the widest view the change lies within is the one extended.
+  let best: { s: number; e: number } | null = null;
   for (const v of views) {
     const held = hostLines(v.content);
     const s = v.startLine;
@@ -52,8 +55,9 @@ export function viewAfterWrite(views: readonly FileView[], w: Written): WrittenV
     for (let n = s; n <= e; n++) if (held[n - s] !== was[n - 1]) return null;
     // The change (was's lines top+1 .. was.length-bottom) within the held lines s..e.
     if (top < s - 1 || was.length - bottom > e) continue;
-    const grown = now.length - was.length;
-    return { startLine: s, content: now.slice(s - 1, e + grown).join('\n'), totalLines: now.length };
+    if (!best || e - s > best.e - best.s) best = { s, e };
   }
-  return null;
+  if (!best) return null;
+  const grown = now.length - was.length;
+  return { startLine: best.s, content: now.slice(best.s - 1, best.e + grown).join('\n'), totalLines: now.length };
 }

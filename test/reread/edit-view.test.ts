@@ -168,6 +168,7 @@ t.test('a part read again between the whole read and the edit: the edit is vouch
   const after = before.replace(OLD, NEW);
   await read(env, 's1', fileRead(before));
   t.match((await read(env, 's1', fileRead(before, 10, 16)))!.content, /unchanged since you read them/, 'the part, answered from the whole read');
+  t.match((await read(env, 's1', fileRead(before, 50, 20)))!.content, /unchanged since you read them/, 'a part that holds the edit, answered from the whole read');
   await hook(env, editPayload('s1', before, OLD, NEW));
   t.match((await read(env, 's1', fileRead(after)))!.content, /^\[omni: lines 1-121: unchanged since your edit at /);
 });
