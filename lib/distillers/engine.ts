@@ -1,6 +1,6 @@
 import type { Transform } from 'node:stream';
 import type { Batch, Item, Line } from '../kit/types.js';
-import type { Hit, HunkSides, LineHandler, Recognition, Recogniser, Repeats, Rewrites } from '../kit/units.js';
+import type { Hit, LineHandler, Recognition, Recogniser, Repeats, Rewrites } from '../kit/units.js';
 import { batchStage, type RunState } from '../kit/stage.js';
 import { FOLD_MIN_LINES, foldPays, lineByteLength, mustStay } from '../kit/marker.js';
 import { bodyOf } from '../kit/prefix.js';
@@ -559,9 +559,5 @@ class Rewriter implements Rewrites {
 
   show(key: string): void {
     if (this.run.shownWhole !== null) this.run.shownKeys.push(key);
-  }
-
-  heldHunk(path: string, sides: HunkSides): ((hidden: number) => string) | null {
-    return this.run.heldHunk !== null ? this.run.heldHunk(path, sides) : null;
   }
 }

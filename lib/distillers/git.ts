@@ -1,6 +1,6 @@
 import type { Item, Line } from '../kit/types.js';
 import type { DistillerSpec, ProducerRoute } from '../kit/spec.js';
-import { foldPays, lineByteLength, mustStay } from '../kit/marker.js';
+import { foldPays, mustStay } from '../kit/marker.js';
 import { NOTHING, type LineHandler, type Recognition, type Rewrites } from './hide.js';
 import { plural, programOf, subcommand, textOf } from './shared.js';
 
@@ -303,8 +303,6 @@ function patchPart(rw: Rewrites) {
   let file: PatchFile = { path: null, whole: null };
   let inPatch = false;
   let hunk: Hunk | null = null;
-  /** Hunks folded because the reader holds both their sides (`foldHeld`). */
-  let held = 0;
 
   const emitFileHeader = (out: Item[]) => {
     const lines = fileHeader;
@@ -332,34 +330,14 @@ function patchPart(rw: Rewrites) {
     hunk = null;
     if (!h || h.spilled) return;
     if (h.mode === 'whole') { foldWhole(h, out); return; }
-    const complete = h.oldLeft === 0 && h.newLeft === 0;
-    if (complete && foldHeld(h, out)) return;
     // A hunk cut short (`| head`) goes out as git printed it.
-    const plan = complete ? planHunk(h, h.body) : null;
+    const plan = h.oldLeft === 0 && h.newLeft === 0 ? planHunk(h, h.body) : null;
     const renumbered = plan !== null && rw.condense(h.header, plan.header);
     out.push(h.header);
     if (renumbered) rw.say(SAID.hunks);
     for (const l of h.body) {
       if (!(renumbered && plan.cut.has(l) && rw.leave(l))) out.push(l);
     }
-  };
-  /**
-   * A complete hunk whose both sides the reader holds (its old lines in a view it was shown, its
-   * new lines as it holds the file now, typically its own edit): its header stays and its body
-   * folds in place behind one marker that names the reader's lines, when that pays.
-   */
-  const foldHeld = (h: Hunk, out: Item[]): boolean => {
-    if (file.path === null || h.body.some(mustStay)) return false;
-    const sides = sidesOf(h.body);
-    const note = sides && rw.heldHunk(file.path, { oldStart: h.oldStart, old: sides.old, newStart: h.newStart, now: sides.now });
-    if (!note) return false;
-    let bytes = 0;
-    for (const l of h.body) bytes += lineByteLength(l);
-    if (!foldPays(h.body.length, bytes, note(h.body.length))) return false;
-    out.push(h.header);
-    rw.fold(h.body, (x) => note(x.length), out);
-    held++;
-    return true;
   };
   const openHunk = (l: Line, m: RegExpExecArray, out: Item[]) => {
     hunk = newHunk(l, m, file);
@@ -414,26 +392,7 @@ function patchPart(rw: Rewrites) {
       if (hunk) closeHunk(out);
       emitFileHeader(out);
     },
-    /** How many hunks so far folded as held by the reader. */
-    held: () => held,
   };
-}
-
-/** A hunk's two sides without their signs, or null when it holds a line of neither (`\ No newline…`). */
-function sidesOf(body: readonly Line[]): { old: string[]; now: string[] } | null {
-  const old: string[] = [];
-  const now: string[] = [];
-  for (const l of body) {
-    const t = textOf(l);
-    const sign = t[0];
-    if (sign === '-') old.push(t.slice(1));
-    else if (sign === '+') now.push(t.slice(1));
-    else if (sign === ' ' || t === '') {
-      old.push(t.slice(1));
-      now.push(t.slice(1));
-    } else return null;
-  }
-  return { old, now };
 }
 
 /** A file's patch longer than this is not held to be compared: it goes on as it comes, and is not recorded. */
@@ -450,7 +409,7 @@ const noteShownPatch = (hidden: Line[]) => `${plural(hidden.length, 'line')} of 
  * (`next`) line by line and is recorded as shown. `closeAll` ends the handler's open parts
  * before a fold is written after them. A failure-looking line anywhere keeps the patch unfolded.
  */
-function shownPatches(rw: Rewrites, next: (l: Line, out: Item[]) => void, closeAll: (out: Item[]) => void, heldSoFar: () => number) {
+function shownPatches(rw: Rewrites, next: (l: Line, out: Item[]) => void, closeAll: (out: Item[]) => void) {
   let held: Line[] | null = null;
   let bytes = 0;
   let hunkSeen = false;
@@ -487,13 +446,8 @@ function shownPatches(rw: Rewrites, next: (l: Line, out: Item[]) => void, closeA
       rw.fold(rest, noteShownPatch, out);
       return;
     }
-    const heldBefore = heldSoFar();
     for (const l of lines) next(l, out);
-    if (!(whole && hunkSeen)) return;
-    // The patch is complete: its last hunk is closed now, so it is known whether the reader was
-    // shown every hunk. A hunk folded as the reader's own lines was not shown, so it is not on record.
-    closeAll(out);
-    if (heldSoFar() === heldBefore) rw.show(key);
+    if (whole && hunkSeen) rw.show(key);
   };
 
   return {
@@ -567,7 +521,7 @@ function gitHandler(rw: Rewrites, condenseCommits: boolean): LineHandler {
     out.push(l);
   };
 
-  const shown = shownPatches(rw, line, closeAll, patches.held);
+  const shown = shownPatches(rw, line, closeAll);
   return {
     line: shown.line,
     batchEnd(out, final) {

@@ -10,7 +10,6 @@ import { recordDistillation } from '../store/record.js';
 import type { FileViewRow } from '../store/file-views.js';
 import { logDiagnostic } from '../store/diagnostics.js';
 import { analyzeCommand } from '../command/parse.js';
-import { heldHunks } from './held-files.js';
 
 /** A file view as a door knows it: the reader scope comes from the run's context. */
 export type FileViewRecord = Omit<FileViewRow, 'handle' | 'at' | 'sessionId' | 'agentId'> & { content: Uint8Array };
@@ -51,15 +50,7 @@ export class RunBook {
   edges(env: NodeJS.ProcessEnv): RunEdges {
     const shown = this.shown(env);
     this.ledger = shown ? new LedgerEdge(this.ctx, shown) : null;
-    return { archive: this.store.archive(), ledger: this.ledger?.stage, shownWhole: shown ? shownWholeIn(shown.session) : undefined, heldHunk: shown ? this.heldHunk() : undefined };
-  }
-
-  /** The reader's files as it holds them, looked up only when a patch's hunk asks (./held-files.ts). */
-  private heldHunk(): RunEdges['heldHunk'] {
-    const { ctx } = this;
-    const s = this.store.get();
-    if (!s || !ctx.sessionId || !ctx.cwd) return undefined;
-    return heldHunks(s, { sessionId: ctx.sessionId, agentId: ctx.agentId, cwd: ctx.cwd });
+    return { archive: this.store.archive(), ledger: this.ledger?.stage, shownWhole: shown ? shownWholeIn(shown.session) : undefined };
   }
 
   /** The same without the ledger (the door re-runs without it after the stage failed). */

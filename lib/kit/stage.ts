@@ -1,7 +1,6 @@
 import type { Transform } from 'node:stream';
 import { transform } from './streams.js';
 import type { Batch, PassReason } from './types.js';
-import type { HunkSides } from './units.js';
 
 /**
  * State shared by the stages of one run. Stages only ever read what earlier stages
@@ -41,8 +40,6 @@ export class RunState {
   shownWhole: ((key: string) => boolean) | null = null;
   /** Texts this run shows whole (`Rewrites.show`): the ledger records them with its delivered lines. */
   shownKeys: string[] = [];
-  /** The reader's files as it holds them, asked about a patch's hunk (`Rewrites.heldHunk`); null without a reader. */
-  heldHunk: ((path: string, sides: HunkSides) => ((hidden: number) => string) | null) | null = null;
 
   onStreaming(fn: () => void): void {
     this.listeners.push(fn);

@@ -126,20 +126,6 @@ export interface Rewrites {
   show(key: string): void;
   /** The run has a reader whose shown texts are on record: `shownBefore` can be true. */
   readonly remembers: boolean;
-  /**
-   * When the reader already holds both sides of one hunk of `path`'s patch (its old lines in a
-   * view of the file it was shown, its new lines as it holds the file now): the words a marker
-   * for the hunk's body says. Null otherwise, and always without a reader.
-   */
-  heldHunk(path: string, sides: HunkSides): ((hidden: number) => string) | null;
-}
-
-/** One complete hunk's two sides, without their signs: context and `-` lines, context and `+` lines. */
-export interface HunkSides {
-  oldStart: number;
-  old: readonly string[];
-  newStart: number;
-  now: readonly string[];
 }
 
 /** A rewriting handler's hooks: `line` gets every input line, `batchEnd` what was held. */

@@ -11,7 +11,6 @@ import { collapse } from './collapse.js';
 import { redact } from './redact.js';
 import { render, type RenderReport } from './render.js';
 import type { RunDescription } from './describe.js';
-import type { HunkSides } from '../kit/units.js';
 
 /** What a run writes to, passed in by the door beside the run's description. */
 export interface RunEdges {
@@ -21,8 +20,6 @@ export interface RunEdges {
   ledger?: (run: RunState) => Transform;
   /** The reader's record of texts shown whole (the ledger's `shownWholeIn`), for rewritten forms. */
   shownWhole?: (key: string) => boolean;
-  /** The reader's files as it holds them, for a patch's hunks (`Rewrites.heldHunk`). */
-  heldHunk?: (path: string, sides: HunkSides) => ((hidden: number) => string) | null;
 }
 
 /** How the input ended: the door's `end({ exitCode })`. A failing exit goes out verbatim. */
@@ -101,7 +98,6 @@ class PipelineRun {
     if (desc.passthrough) this.run.passthrough = 'passthrough';
     const run = this.run;
     run.shownWhole = edges.shownWhole ?? null;
-    run.heldHunk = edges.heldHunk ?? null;
     // Who owns the output: classify reads the owner's own lines, distill runs its stage.
     const owner = new Owner(desc, run);
     this.stages = [frame(run), guard(run), classify(run, owner), distill(owner, run), collapse(run), redact(run, { maskAll: desc.maskAll, read: desc.tool === 'Read' })];
