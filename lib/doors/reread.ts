@@ -15,6 +15,8 @@ import { hookRun, type PostToolDeps, type PostToolResult } from './tool-call.js'
 import { planReread, renderReread, hostLines } from '../reread/plan.js';
 import { loadFileViews } from '../store/file-views.js';
 import { putBlob } from '../store/archive.js';
+import { runSince } from '../store/stats.js';
+import type { Store } from '../store/open.js';
 import { lineHash, packHashes, ShownSet } from '../store/linehash.js';
 import { RunBook, type FileViewRecord } from './run-record.js';
 import { WHOLE } from '../hosts/model-view.js';
@@ -88,7 +90,9 @@ async function answerReread(
   }
   if (views.length === 0) return null;
   const read = { startLine: input.startLine, content: input.content, totalLines: input.totalLines };
-  const plan = planReread(views, read);
+  // Asked again right after "unchanged" (no other call between) the reader may have lost the lines.
+  const newest = views[0];
+  const plan = planReread(views, read, { callsSinceNewest: newest.kind === 'marker' && callsSince(s, input.sessionId!, newest.at, log) });
   if (plan.kind === 'none') {
     if (env.OMNI_HOOK_TRACE) log(`reread ${input.path}: ${plan.why}`);
     // Asked again right after "unchanged": the read goes whole, no line of it folded either.
@@ -126,6 +130,16 @@ async function answerReread(
     now: deps.now?.(),
   });
   return { reply, content: r.content };
+}
+
+/** Whether the session made calls after `at`; a store that cannot tell says no (the read then goes whole). */
+function callsSince(s: Store, sessionId: string, at: number, log: (what: string) => void): boolean {
+  try {
+    return runSince(s, sessionId, at);
+  } catch (err) {
+    log(`reread: the runs could not be read (${(err as Error).message})`);
+    return false;
+  }
 }
 
 /** The ledger's hashes of lines shown (trimmed, blanks left out, each once). */

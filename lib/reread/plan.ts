@@ -118,11 +118,13 @@ function agrees(view: Lines, now: Lines): boolean {
  * What to answer for `read`, given the reader's views of the file, newest first. The view
  * answered from is the newest that covers the read; a newer view of a part of it that saw
  * other lines there (the file changed and changed back) makes an "unchanged" claim unsafe.
+ * `callsSinceNewest`: the session made other calls after the newest view was recorded.
  */
-export function planReread(views: readonly FileView[], read: FileRead): RereadPlan {
+export function planReread(views: readonly FileView[], read: FileRead, opts: { callsSinceNewest?: boolean } = {}): RereadPlan {
   const plan = planFrom(views, read);
   const newest = views[0];
-  if (plan.kind === 'unchanged' && newest && newest.kind === 'marker' && newest.startLine === read.startLine && newest.content === read.content) {
+  // Only right after it: with other calls of the session between, it is a re-read like any other.
+  if (plan.kind === 'unchanged' && newest && newest.kind === 'marker' && opts.callsSinceNewest !== true && newest.startLine === read.startLine && newest.content === read.content) {
     // The reader asked again right after being told it holds these lines: it may have lost them.
     return { kind: 'none', why: 'asked again after the unchanged marker', again: true };
   }

@@ -161,6 +161,18 @@ t.test('asked again right after the marker, the reader gets the file', async (t)
   t.ok(await read(env, 's1', r), 'held again');
 });
 
+t.test('with other calls between, a read after the marker is a re-read like any other', async (t) => {
+  const env = home(t);
+  const r = fileRead(pyFile(80));
+  t.equal(await read(env, 's1', r), null);
+  t.ok(await read(env, 's1', r), 'marker');
+  // Runs are told apart by their millisecond: the call after the marker is a later one.
+  await new Promise((ok) => setTimeout(ok, 5));
+  await bash(env, 's1', 'python3 -m pytest -q', Array.from({ length: 30 }, (_, i) => `tests/test_${i}.py .... [${i}%]`).join('\n'));
+  const again = await read(env, 's1', r);
+  t.match(again?.content ?? '', /unchanged since you read them/, 'another call came between: still held');
+});
+
 t.test('a store whose views cannot be read costs the re-read answer, never the read', async (t) => {
   const env = home(t);
   const r = fileRead(pyFile(80));
