@@ -4,9 +4,31 @@
  * which it is shown now. From the reader's earlier view and the reply, this rebuilds the lines
  * read now, or says why it cannot; a checker that knows nothing of how omni plans a re-read.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openStore } from '../../lib/store/open.js';
+import { getBlob } from '../../lib/store/archive.js';
 import { CLAUDE_SAMPLES } from './samples.js';
+
+/** A hook env over a fresh store in a temporary HOME, removed after the test. */
+export function storeHome(t: { teardown(fn: () => void): void }, prefix: string): NodeJS.ProcessEnv {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return { OMNI_HOME: join(dir, 'omni'), HOME: dir, PATH: process.env.PATH } as NodeJS.ProcessEnv;
+}
+
+/** What a handle retrieves from the env's store (null: nothing). */
+export function blobOf(env: NodeJS.ProcessEnv): (h: string) => string | null {
+  return (h) => {
+    const s = openStore({ home: env.OMNI_HOME! });
+    try {
+      return getBlob(s, h)?.toString('utf8') ?? null;
+    } finally {
+      s.close();
+    }
+  };
+}
 
 /** A Claude Code PostToolUse Read payload for `content` read from `startLine` of a file of `totalLines` lines. */
 export function readPayload(session: string, path: string, content: string, startLine: number, totalLines: number, agent?: string): Record<string, any> {

@@ -8,24 +8,15 @@
  */
 import t from 'tap';
 import fc from 'fast-check';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runHook } from '../../lib/doors/hook.js';
 import { claude, editedFile } from '../../lib/hosts/claude/adapter.js';
 import { viewAfterWrite } from '../../lib/reread/written.js';
-import { openStore } from '../../lib/store/open.js';
-import { getBlob } from '../../lib/store/archive.js';
-import { fileRead, numberedLines, readPayload, rebuild } from '../helpers/reread.js';
+import { blobOf, fileRead, numberedLines, readPayload, rebuild, storeHome } from '../helpers/reread.js';
 import { CLAUDE_SAMPLES } from '../helpers/samples.js';
 
 const sample = (name: string) => JSON.parse(readFileSync(join(CLAUDE_SAMPLES, name), 'utf8'));
-
-function home(t: { teardown(fn: () => void): void }) {
-  const dir = mkdtempSync(join(tmpdir(), 'omni-edit-view-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  return { OMNI_HOME: join(dir, 'omni'), HOME: dir, PATH: process.env.PATH } as NodeJS.ProcessEnv;
-}
 
 const FILE = '/proj/src/app.py';
 
@@ -75,17 +66,6 @@ async function read(env: NodeJS.ProcessEnv, session: string, r: { content: strin
   return { content: f.content, startLine: f.startLine };
 }
 
-function blobOf(env: NodeJS.ProcessEnv) {
-  return (h: string): string | null => {
-    const s = openStore({ home: env.OMNI_HOME! });
-    try {
-      return getBlob(s, h)?.toString('utf8') ?? null;
-    } finally {
-      s.close();
-    }
-  };
-}
-
 const pyFile = (n: number) => Array.from({ length: n }, (_, i) => `    value_${i} = compute(${i}, "some argument text")  # line ${i + 1}`).join('\n') + '\n';
 const OLD = '    value_59 = compute(59, "some argument text")  # line 60';
 const NEW = '    value_59 = compute(59, "edited")  # the edit\n    extra = 1';
@@ -95,7 +75,7 @@ t.test('the captured Edit and Write payloads read as the model\'s own change; no
   t.same(e && e.kind === 'post-tool' && e.tool === 'write' && { path: e.path, before: e.before, after: e.after, via: e.via }, { path: '/home/dev/project/a.py', before: 'x = 1\ny = 2\nz = 3\n', after: 'x = 1\ny = 22\nw = 0\nz = 3\n', via: 'edit' });
   const w = claude.read(sample('PostToolUse.Write.captured.json'));
   t.same(w && w.kind === 'post-tool' && w.tool === 'write' && { before: w.before, after: w.after, via: w.via }, { before: null, after: 'hello\nworld\n', via: 'write' });
-  const env = home(t);
+  const env = storeHome(t, 'omni-edit-view-');
   t.equal(await hook(env, sample('PostToolUse.Edit.captured.json')), '', 'an Edit gets no reply');
   t.equal(await hook(env, sample('PostToolUse.Write.captured.json')), '', 'a Write gets no reply');
 });
@@ -114,7 +94,7 @@ t.test('an Edit the host did beyond its arguments is not the model\'s change', a
 });
 
 t.test('a Read after the model\'s own Edit is one marker when the file is as it left it', async (t) => {
-  const env = home(t);
+  const env = storeHome(t, 'omni-edit-view-');
   const before = pyFile(120);
   const after = before.replace(OLD, NEW);
   t.equal(await read(env, 's1', fileRead(before)), null, 'the first read goes as it is');
@@ -130,7 +110,7 @@ t.test('a Read after the model\'s own Edit is one marker when the file is as it 
 });
 
 t.test('a Read after the model\'s Edit and someone else\'s change shows only the other change', async (t) => {
-  const env = home(t);
+  const env = storeHome(t, 'omni-edit-view-');
   const before = pyFile(120);
   const edited = before.replace(OLD, NEW);
   // A formatter (or the user) changed line 10 after the model's edit.
@@ -147,7 +127,7 @@ t.test('a Read after the model\'s Edit and someone else\'s change shows only the
 });
 
 t.test('offset/limit: an edit inside the lines held is vouched for, one outside them is not', async (t) => {
-  const env = home(t);
+  const env = storeHome(t, 'omni-edit-view-');
   const before = pyFile(120);
   const after = before.replace(OLD, NEW);
   await read(env, 's1', fileRead(before, 50, 20));
@@ -155,7 +135,7 @@ t.test('offset/limit: an edit inside the lines held is vouched for, one outside 
   const part = await read(env, 's1', fileRead(after, 50, 21));
   t.match(part!.content, /^\[omni: lines 50-70: unchanged since your edit at .* — omni retrieve [0-9a-f]{16}\]$/, 'the range held, one line longer by the edit');
 
-  const env2 = home(t);
+  const env2 = storeHome(t, 'omni-edit-view-');
   await read(env2, 's2', fileRead(before, 1, 20));
   await hook(env2, editPayload('s2', before, OLD, NEW));
   const whole = await read(env2, 's2', fileRead(after));
@@ -163,7 +143,7 @@ t.test('offset/limit: an edit inside the lines held is vouched for, one outside 
 });
 
 t.test('a part read again between the whole read and the edit: the edit is vouched for within the whole file', async (t) => {
-  const env = home(t);
+  const env = storeHome(t, 'omni-edit-view-');
   const before = pyFile(120);
   const after = before.replace(OLD, NEW);
   await read(env, 's1', fileRead(before));
@@ -174,7 +154,7 @@ t.test('a part read again between the whole read and the edit: the edit is vouch
 });
 
 t.test('a Read after the model wrote the whole file is one marker; a subagent is not told', async (t) => {
-  const env = home(t);
+  const env = storeHome(t, 'omni-edit-view-');
   const content = pyFile(80);
   t.equal(await hook(env, writePayload('s1', content, null)), '');
   const got = await read(env, 's1', fileRead(content));
@@ -184,13 +164,13 @@ t.test('a Read after the model wrote the whole file is one marker; a subagent is
 });
 
 t.test('without a view of the file as it was, an Edit records nothing', async (t) => {
-  const env = home(t);
+  const env = storeHome(t, 'omni-edit-view-');
   const before = pyFile(120);
   const after = before.replace(OLD, NEW);
   await hook(env, editPayload('s1', before, OLD, NEW));
   t.equal(await read(env, 's1', fileRead(after)), null, 'never read: the read after the edit goes as it is');
   // The model read an older version of the file; someone changed it before the edit.
-  const env2 = home(t);
+  const env2 = storeHome(t, 'omni-edit-view-');
   await read(env2, 's2', fileRead(before.replace('compute(3, ', 'compute(3,  ')));
   await hook(env2, editPayload('s2', before, OLD, NEW));
   t.notMatch((await read(env2, 's2', fileRead(after)))?.content ?? '', /your edit/, 'the view was not the file the edit changed');
@@ -212,9 +192,7 @@ t.test('viewAfterWrite: the change must lie inside the view, the view must be th
 
 const lineArb = fc.constantFrom('', 'x = 1', 'y = 2', '    return x', 'def f():', '# comment', 'import os', 'z');
 t.test('property: what the model held, its own edit and the reply give back exactly the file read', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'omni-edit-prop-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const env = { OMNI_HOME: join(dir, 'omni'), HOME: dir, PATH: process.env.PATH } as NodeJS.ProcessEnv;
+  const env = storeHome(t, 'omni-edit-prop-');
   const blob = blobOf(env);
   let n = 0;
   let vouched = 0;

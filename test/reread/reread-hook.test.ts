@@ -6,19 +6,10 @@
  */
 import t from 'tap';
 import fc from 'fast-check';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runHook } from '../../lib/doors/hook.js';
 import { openStore } from '../../lib/store/open.js';
-import { getBlob } from '../../lib/store/archive.js';
-import { fileRead, numberedLines, readPayload, rebuild } from '../helpers/reread.js';
-
-function home(t: { teardown(fn: () => void): void }) {
-  const dir = mkdtempSync(join(tmpdir(), 'omni-reread-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  return { OMNI_HOME: join(dir, 'omni'), HOME: dir, PATH: process.env.PATH } as NodeJS.ProcessEnv;
-}
+import { blobOf, fileRead, numberedLines, readPayload, rebuild, storeHome } from '../helpers/reread.js';
 
 const FILE = '/proj/src/app.py';
 
@@ -38,22 +29,11 @@ async function bash(env: NodeJS.ProcessEnv, session: string, command: string, st
   return runHook('post-hook', Buffer.from(JSON.stringify(p)), env);
 }
 
-function blobOf(env: NodeJS.ProcessEnv) {
-  return (h: string): string | null => {
-    const s = openStore({ home: env.OMNI_HOME! });
-    try {
-      return getBlob(s, h)?.toString('utf8') ?? null;
-    } finally {
-      s.close();
-    }
-  };
-}
-
 const pyFile = (n: number, blanks = 2) =>
   Array.from({ length: n }, (_, i) => (i % 10 === 9 ? `${'\n'.repeat(blanks - 1)}` : `    value_${i} = compute(${i}, "some argument text")  # line ${i + 1}`)).join('\n') + '\n';
 
 t.test('a file read again unchanged is one marker naming when it was read and a handle of the exact read', async (t) => {
-  const env = home(t);
+  const env = storeHome(t, 'omni-reread-');
   const text = pyFile(70);
   const r = fileRead(text);
   t.equal(await read(env, 's1', r), null, 'the first read goes as it is');
@@ -67,7 +47,7 @@ t.test('a file read again unchanged is one marker naming when it was read and a 
 
 t.test('two consecutive blank lines (PEP 8) do not stop a re-read from folding', async (t) => {
   // On main the generic distiller squeezed the blank pair and the head-fold reply was refused: '' .
-  const env = home(t);
+  const env = storeHome(t, 'omni-reread-');
   const text = pyFile(70, 3);
   t.match(text, /\n\n\n/, 'the file has two blank lines in a row');
   const r = fileRead(text);
@@ -77,7 +57,7 @@ t.test('two consecutive blank lines (PEP 8) do not stop a re-read from folding',
   t.match(again!.content, /unchanged since you read them/);
   // The line ledger's head fold of the same file, shown first by `cat`: on main the generic
   // distiller squeezed the blank pair, and a reply that is not a head fold alone was refused.
-  const env2 = home(t);
+  const env2 = storeHome(t, 'omni-reread-');
   t.equal(await bash(env2, 's2', `cat ${FILE}`, text.slice(0, -1)), '', 'cat goes as it is');
   const afterCat = await read(env2, 's2', r);
   t.ok(afterCat, 'the Read of what cat showed folds');
@@ -87,7 +67,7 @@ t.test('two consecutive blank lines (PEP 8) do not stop a re-read from folding',
 t.test('a source line a failure pattern matches does not stop a Read\'s head fold', async (t) => {
   // The line ledger's head fold (a file whose lines the reader was shown by `cat`, not by a
   // Read): on main it stopped at `raise ValueError(...)`, a failure-tier line.
-  const env = home(t);
+  const env = storeHome(t, 'omni-reread-');
   const lines = Array.from({ length: 40 }, (_, i) => (i === 12 ? '        raise ValueError("amount must be positive")' : i === 20 ? '    throw new Error("not an amount: " + text);' : `    total_${i} = parse_amount(row[${i}]) + carry  # step ${i}`));
   const text = lines.join('\n') + '\n';
   t.equal(await bash(env, 's1', `cat ${FILE}`, text.slice(0, -1)), '', 'cat goes as it is (a read is an answer)');
@@ -97,7 +77,7 @@ t.test('a source line a failure pattern matches does not stop a Read\'s head fol
 });
 
 t.test('a re-read after an edit is the window of the change, numbered as the file is now', async (t) => {
-  const env = home(t);
+  const env = storeHome(t, 'omni-reread-');
   const before = pyFile(120, 1);
   const lines = before.split('\n');
   lines.splice(59, 1, '    value_59 = compute(59, "edited")  # the edit', '    extra = 1');
@@ -118,7 +98,7 @@ t.test('a re-read after an edit is the window of the change, numbered as the fil
 });
 
 t.test('reads with offset/limit: the same range twice, a range inside a whole read, a range after an edit', async (t) => {
-  const env = home(t);
+  const env = storeHome(t, 'omni-reread-');
   const text = pyFile(100, 1);
   const part = fileRead(text, 40, 25);
   t.equal(await read(env, 's1', part), null, 'first read of the range');
@@ -126,7 +106,7 @@ t.test('reads with offset/limit: the same range twice, a range inside a whole re
   t.match(again!.content, /^\[omni: lines 40-64: unchanged since you read them at .* — omni retrieve [0-9a-f]{16}\]$/);
   t.equal(again!.startLine, 64);
 
-  const env2 = home(t);
+  const env2 = storeHome(t, 'omni-reread-');
   t.equal(await read(env2, 's2', fileRead(text)), null, 'whole file first');
   const inside = await read(env2, 's2', fileRead(text, 30, 20));
   t.match(inside!.content, /^\[omni: lines 30-49: unchanged since you read them/);
@@ -141,7 +121,7 @@ t.test('reads with offset/limit: the same range twice, a range inside a whole re
 });
 
 t.test('a subagent is never told what its parent read, and compaction forgets', async (t) => {
-  const env = home(t);
+  const env = storeHome(t, 'omni-reread-');
   const r = fileRead(pyFile(80));
   t.equal(await read(env, 's1', r), null);
   t.equal(await read(env, 's1', r, 'agent-7'), null, 'the subagent gets the file');
@@ -153,7 +133,7 @@ t.test('a subagent is never told what its parent read, and compaction forgets', 
 });
 
 t.test('asked again right after the marker, the reader gets the file', async (t) => {
-  const env = home(t);
+  const env = storeHome(t, 'omni-reread-');
   const r = fileRead(pyFile(80));
   t.equal(await read(env, 's1', r), null);
   t.ok(await read(env, 's1', r), 'marker');
@@ -162,7 +142,7 @@ t.test('asked again right after the marker, the reader gets the file', async (t)
 });
 
 t.test('with other calls between, a read after the marker is a re-read like any other', async (t) => {
-  const env = home(t);
+  const env = storeHome(t, 'omni-reread-');
   const r = fileRead(pyFile(80));
   t.equal(await read(env, 's1', r), null);
   t.ok(await read(env, 's1', r), 'marker');
@@ -174,7 +154,7 @@ t.test('with other calls between, a read after the marker is a re-read like any 
 });
 
 t.test('a store whose views cannot be read costs the re-read answer, never the read', async (t) => {
-  const env = home(t);
+  const env = storeHome(t, 'omni-reread-');
   const r = fileRead(pyFile(80));
   t.equal(await read(env, 's1', r), null);
   const s = openStore({ home: env.OMNI_HOME! });
@@ -185,7 +165,7 @@ t.test('a store whose views cannot be read costs the re-read answer, never the r
 });
 
 t.test('a small file is sent as it is (a marker would not be smaller)', async (t) => {
-  const env = home(t);
+  const env = storeHome(t, 'omni-reread-');
   const r = fileRead('a = 1\nb = 2\n');
   t.equal(await read(env, 's1', r), null);
   t.equal(await read(env, 's1', r), null);
@@ -211,9 +191,7 @@ function range(fileText: string, r?: { from: number; n: number }) {
 }
 
 t.test('property: for file versions A -> B shown to one reader, the re-read plus its handle gives B exactly, never larger', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'omni-reread-prop-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const env = { OMNI_HOME: join(dir, 'omni'), HOME: dir, PATH: process.env.PATH } as NodeJS.ProcessEnv;
+  const env = storeHome(t, 'omni-reread-prop-');
   const blob = blobOf(env);
   let n = 0;
   let answered = 0;
@@ -256,7 +234,7 @@ t.test('a data file read again unchanged comes back whole: JSON, YAML and CSV ar
     csv: ['id,name,price', ...Array.from({ length: 60 }, (_, i) => `${i},item ${i} with a longer name,${(i * 1.25).toFixed(2)}`)].join('\n') + '\n',
   };
   for (const [kind, text] of Object.entries(files)) {
-    const env = home(t);
+    const env = storeHome(t, 'omni-reread-');
     const r = fileRead(text);
     t.equal(await read(env, 's1', r), null, `${kind}: the first read goes as it is`);
     t.equal(await read(env, 's1', r), null, `${kind}: the re-read goes as it is too, byte for byte`);
