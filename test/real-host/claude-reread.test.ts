@@ -18,7 +18,7 @@
 import t from 'tap';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { attachments, claudeBin, omniBin, runClaude, type RunResult } from './harness.js';
+import { attachments, claudeBin, normalise, omniBin, runClaude, type RunResult } from './harness.js';
 import { retrieveFrom } from './sessions/run-pair.js';
 import { needs } from '../helpers/needs.js';
 import { numberedLines, rebuild } from '../helpers/reread.js';
@@ -113,6 +113,9 @@ t.test('re-reads through the real Claude Code CLI', async (t) => {
       const total = APP.split('\n').length - 1;
 
       t.equal(got(0), base.results[0]!.text, 'the first read is the host\'s, byte for byte');
+      // The Edit and the Write are read, never answered: the model gets the host's own results.
+      for (const i of [2, 9]) t.equal(normalise(got(i), run), normalise(base.results[i]!.text, base), `call ${i} (${SCRIPT[i]!.tool}): the host's result, unchanged`);
+      t.equal(readFileSync(join(run.proj, 'NOTES.md'), 'utf8'), NOTES, 'the Write wrote what the model asked');
 
       const m1 = rows(got(1));
       t.equal(m1.length, 1, 'the unchanged re-read is one line');
