@@ -32,7 +32,7 @@ export interface FileView {
    */
   kind: 'shown' | 'marker';
   /** How the reader came to hold it: a Read (the default), or its own Edit or Write of the file. */
-  via?: 'read' | 'edit' | 'write';
+  via?: Via;
 }
 
 /** What the host read now. */

@@ -6,7 +6,7 @@
  * (`forgetSession`), pruned by age with the working data.
  */
 import type { Store } from './open.js';
-import { getBlob } from './archive.js';
+import { ARCHIVE_BLOB_CAP, getBlob, putBlob } from './archive.js';
 import { MAIN_AGENT } from './ledger.js';
 
 export interface FileViewRow {
@@ -31,6 +31,16 @@ export type ViewKind = 'shown' | 'marker' | 'edit' | 'write';
 export const FILE_VIEWS_CAP = 8;
 
 const agentOf = (a?: string) => (a && a.length > 0 ? a : MAIN_AGENT);
+
+/**
+ * A view with its content: the content archived under its handle, then the view (within the
+ * caller's transaction). Content over the archive's cap is not recorded: no view, no answer.
+ */
+export function recordHeldView(store: Store, v: Omit<FileViewRow, 'handle'> & { content: Uint8Array }): void {
+  const { content, ...view } = v;
+  if (content.byteLength > ARCHIVE_BLOB_CAP) return;
+  recordFileView(store, { ...view, handle: putBlob(store, content, { kind: 'fold', now: view.at }) });
+}
 
 export function recordFileView(store: Store, v: FileViewRow): void {
   store

@@ -9,7 +9,7 @@ import type { Store } from './open.js';
 import { putBlob, ARCHIVE_BLOB_CAP } from './archive.js';
 import { recordRun, type RunRow } from './stats.js';
 import { recordDelivered, type ReaderScope } from './ledger.js';
-import { recordFileView, type FileViewRow } from './file-views.js';
+import { recordHeldView, type FileViewRow } from './file-views.js';
 
 export interface Distillation {
   run: Omit<RunRow, 'rawHandle' | 'deliveredHandle'> & { rawHandle?: string | null };
@@ -33,10 +33,7 @@ export function recordDistillation(store: Store, d: Distillation): { rawHandle: 
     const deliveredHandle = trace(d.delivered);
     recordRun(store, { ...d.run, at: d.run.at ?? now, rawHandle, deliveredHandle });
     if (d.ledger) recordDelivered(store, { ...d.ledger, now });
-    if (d.fileView && d.fileView.content.byteLength <= ARCHIVE_BLOB_CAP) {
-      const { content, ...view } = d.fileView;
-      recordFileView(store, { ...view, at: now, handle: putBlob(store, content, { kind: 'fold', now }) });
-    }
+    if (d.fileView) recordHeldView(store, { ...d.fileView, at: now });
     return { rawHandle, deliveredHandle };
   })();
 }

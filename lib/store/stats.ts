@@ -24,12 +24,12 @@ export interface RunRow {
   deliveredHandle?: string | null;
 }
 
-/** Records one distillation. One INSERT. */
 /** Whether the session recorded a run after `at` (any door, any reader of it). */
 export function runSince(store: Store, sessionId: string, at: number): boolean {
   return store.stmt('SELECT 1 FROM runs WHERE session = ? AND at > ? LIMIT 1').get(sessionId, at) !== undefined;
 }
 
+/** Records one distillation. One INSERT. */
 export function recordRun(store: Store, r: RunRow): number {
   return Number(
     store

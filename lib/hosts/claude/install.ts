@@ -21,7 +21,6 @@ import { HOOK_SERVER, HOOK_TOOL_FULL_NAME } from './hook-tool.js';
 import { isObj, readJsonLoose as readJson, readSettings, writeSettings, type Obj } from '../kit/config-file.js';
 import { MCP_TOOLS_FLAG, MODEL_TOOLS } from '../mcp-offer.js';
 
-
 /** Does a PostToolUse matcher hit a tool name, as the CLI reads it (an exact list, else a JavaScript regex)? */
 function matcherHits(matcher: string, tool: string): boolean {
   if (/^[A-Za-z0-9_|-]+$/.test(matcher)) return matcher.split('|').includes(tool);
