@@ -32,7 +32,9 @@ const FILES = {
 
 // The server is a child of the CLI, as is the shell of each Bash call: the shell's parent is the
 // CLI this test started, so this kills only that run's omni server (and reports what it killed).
-const KILL_SERVER = `for p in $(pgrep -P $PPID -f 'omni.cjs mcp --hook-tool'); do kill -9 $p && echo "killed $p"; done; sleep 1; echo done`;
+// `[o]mni.cjs` matches the server's command line but not this shell's own, which holds the
+// pattern too: with PIDs wrapped round, the shell could come first in pgrep's list and kill itself.
+const KILL_SERVER = `for p in $(pgrep -P $PPID -f '[o]mni.cjs mcp --hook-tool'); do kill -9 $p && echo "killed $p"; done; sleep 1; echo done`;
 
 // What step 0 prints, and the handle of the fold omni makes of it: archive handles are the
 // content's hash, so the script can ask for `omni retrieve <handle>` before the run.
