@@ -59,6 +59,12 @@ const SUB_MAKE_IDLE = /^g?make\[\d+\]: (Nothing to be done for '[^']+'|'[^']+' i
 const SUB_MAKE_ECHO = /^g?make {2}[\w./ -]+$/;
 const CMAKE_PROBE = /^-- (Detecting \S|Check for working |Looking for \S|Performing Test \S|Check if \S|Checking whether \S|Check size of \S)/;
 const AUTOCONF_PROBE = /^checking .+\.\.\.( .*)?$/;
+/**
+ * A line of a probe's shape that states a warning or an error (`checking consistency...
+ * docs/x.rst: WARNING: …`: another tool's line under make) is an answer, not a probe; a probe
+ * merely naming one (`checking for strerror_r... yes`, `Performing Test FLAG_SUPPORTED_Werror`) is.
+ */
+const PROBE_SAYS = /\b(?:warning|error)\b:/i;
 /** Per-object progress; ninja's `[n/m]` status lines with the verbs cmake, meson and gn describe steps with. */
 const CMAKE_STEP = /^(\[\s*\d+%\] (Building|Linking) \S|Scanning dependencies of target \S|\[\d+\/\d+\] (Building|Linking|Creating library symlink|Generating|Compiling|Copying|Installing|Running|Re-running|Re-checking|Automatic MOC|Automatic RCC|Stamping|ACTION|CC|CXX|LINK|SOLINK|STAMP|AR|CXX_MODULE) \S)/;
 const QUIET_STEP = /^ {2}(CC|CCLD|CXX|CXXLD|AR|RANLIB|GEN|YACC|LEX|LD|AS|CPPAS|SOLINK|SOLINK_MODULE|LINK|COPY|TOUCH|ACTION|RULE|OBJC|OBJCXX)(\(target\)|\(host\))? +\S/;
@@ -130,7 +136,7 @@ function ccRecogniser(): Recogniser {
       if (HOUSEKEEPING.test(p) || SUB_MAKE_ECHO.test(p)) return RECIPE;
       if (MAKE_DIR.test(p)) return DIRECTORY;
       if (SUB_MAKE_IDLE.test(p)) return IDLE;
-      if (CMAKE_PROBE.test(p) || AUTOCONF_PROBE.test(p)) return PROBE;
+      if ((CMAKE_PROBE.test(p) || AUTOCONF_PROBE.test(p)) && !PROBE_SAYS.test(p)) return PROBE;
       if (CMAKE_STEP.test(p) || QUIET_STEP.test(p) || BARE_STEP.test(p)) return STEP;
       if (GYP_INFO.test(p)) return GYP;
       return null;

@@ -43,6 +43,7 @@ import rubocop from './rubocop.js';
 import ruff from './ruff.js';
 import search from './search.js';
 import setuptools from './setuptools.js';
+import sphinx from './sphinx.js';
 import tap from './tap.js';
 import tsc from './tsc.js';
 import unittest from './unittest.js';
@@ -98,6 +99,7 @@ export const DISTILLERS: readonly DistillerSpec[] = Object.freeze([
   ruff,
   search,
   setuptools,
+  sphinx,
   tap,
   tsc,
   unittest,
