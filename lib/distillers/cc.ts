@@ -4,7 +4,7 @@ import { warningExcerpts, type DiagnosticPart } from './shared.js';
 import { leadTestAny } from '../base/lead.js';
 
 /*
- * C/C++ builds (make, gcc/clang, cmake, ninja, autoconf's configure, node-gyp). Recognised
+ * C/C++ builds (make, gcc/clang, cmake, meson, ninja, autoconf's configure, node-gyp). Recognised
  * as progress:
  * - compile commands (`gcc … -c x.c -o x.o`), with the lines a `\` continues them onto and
  *   automake's dependency-tracking wrapper around them (`depbase=\`echo x.o | sed …\`;\`
@@ -17,7 +17,9 @@ import { leadTestAny } from '../base/lead.js';
  *   `'tests/x' is up to date.`, and automake's echo of the sub-make it starts (`make  check-TESTS`,
  *   `make  tests/a tests/b`: `$(MAKE) $(AM_MAKEFLAGS) …` with no flags, hence the two spaces);
  * - cmake's configure probes (`-- Detecting …`, `-- Check for working …`, `-- Looking for …`,
- *   `-- Performing Test …`), autoconf's `checking for x... yes`, and per-object progress
+ *   `-- Performing Test …`), autoconf's `checking for x... yes`, meson's compiler checks (`Has
+ *   header "x.h" : YES`, `Checking for function "x" : NO`, `Compiler for C supports arguments
+ *   -Wx: YES`, `Checking for size of "long" : 8`), and per-object progress
  *   (`[ 16%] Building C object …`, `Linking …`, `Scanning dependencies …`, ninja's
  *   `[3/9] Building …` status lines with a known step verb);
  * - node-gyp's `gyp info` log lines (except its `gyp info ok` verdict);
@@ -31,7 +33,8 @@ import { leadTestAny } from '../base/lead.js';
  * Diagnostics' headlines with their `file:line:col`, `In function`/`In file included from`
  * context, an error's excerpt, link and archive commands and a linker's warnings, `Built
  * target`, cmake's `Configuring done`/`Build files have been written`, configure's
- * `config.status:` lines and warnings, every `make: *** … Error`, `gyp ERR!`/`gyp WARN` and a
+ * `config.status:` lines and warnings, meson's dependencies, programs and
+ * libraries found or not (`Run-time dependency zlib found: NO`), its messages and summary, every `make: *** … Error`, `gyp ERR!`/`gyp WARN` and a
  * top-level `make: Nothing to be done` stay.
  */
 const COMPILE: Hit = { noun: 'compile commands', one: 'compile command' };
@@ -59,6 +62,11 @@ const SUB_MAKE_IDLE = /^g?make\[\d+\]: (Nothing to be done for '[^']+'|'[^']+' i
 const SUB_MAKE_ECHO = /^g?make {2}[\w./ -]+$/;
 const CMAKE_PROBE = /^-- (Detecting \S|Check for working |Looking for \S|Performing Test \S|Check if \S|Checking whether \S|Check size of \S)/;
 const AUTOCONF_PROBE = /^checking .+\.\.\.( .*)?$/;
+/**
+ * meson's compiler checks, one whole line each with the check's answer after ` : ` or `: `; what
+ * it found of the system (a dependency, a program, a library) is the configure's answer and stays.
+ */
+const MESON_PROBE = /^(Has header "[^"]+"( with dependenc(y|ies) [^:]+)? : (YES|NO)|Header "[^"]+" has symbol "[^"]+"( with dependenc(y|ies) [^:]+)? : (YES|NO)|Checking for (function|type) "[^"]+"( with dependenc(y|ies) [^:]+)? : (YES|NO)|Checking for (size|alignment) of "[^"]+"( with dependenc(y|ies) [^:]+)? : \d+|Checking if "[^"]+" (compiles|links|runs): (YES|NO)|Checking whether type "[^"]+" has members? .+ : (YES|NO)|Fetching value of define "[^"]+" : .*|Compiler for \S+ supports (arguments|link arguments|function attribute) \S.*: (YES|NO))(?: \(cached\))? ?$/;
 /**
  * A line of a probe's shape that states a warning or an error (`checking consistency...
  * docs/x.rst: WARNING: …`: another tool's line under make) is an answer, not a probe; a probe
@@ -136,7 +144,7 @@ function ccRecogniser(): Recogniser {
       if (HOUSEKEEPING.test(p) || SUB_MAKE_ECHO.test(p)) return RECIPE;
       if (MAKE_DIR.test(p)) return DIRECTORY;
       if (SUB_MAKE_IDLE.test(p)) return IDLE;
-      if ((CMAKE_PROBE.test(p) || AUTOCONF_PROBE.test(p)) && !PROBE_SAYS.test(p)) return PROBE;
+      if ((CMAKE_PROBE.test(p) || AUTOCONF_PROBE.test(p) || MESON_PROBE.test(p)) && !PROBE_SAYS.test(p)) return PROBE;
       if (CMAKE_STEP.test(p) || QUIET_STEP.test(p) || BARE_STEP.test(p)) return STEP;
       if (GYP_INFO.test(p)) return GYP;
       return null;
@@ -147,10 +155,10 @@ function ccRecogniser(): Recogniser {
 export default {
   name: 'cc',
   family: 'build',
-  producers: ['make', 'gmake', 'cmake', 'ninja', 'gcc', 'g++', 'cc', 'c++', 'clang', 'clang++', 'configure', 'node-gyp'],
+  producers: ['make', 'gmake', 'cmake', 'meson', 'ninja', 'gcc', 'g++', 'cc', 'c++', 'clang', 'clang++', 'configure', 'node-gyp'],
   runners: TOOL_RUNNERS,
   rewrite: true,
-  detect: leadTestAny(MAKE_DIR, CMAKE_STEP, /^-- (Configuring done|Build files have been written)/, /^checking for \S.*\.\.\. /, /^gyp info it worked if it ends with ok/),
+  detect: leadTestAny(MAKE_DIR, CMAKE_STEP, /^-- (Configuring done|Build files have been written)/, /^checking for \S.*\.\.\. /, /^gyp info it worked if it ends with ok/, /^The Meson build system$/),
   lines: ccRecogniser,
   examples: [
     // corpus/cases/504-make-recursive-warning, lines 15-35

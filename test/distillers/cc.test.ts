@@ -1,5 +1,6 @@
 import t from 'tap';
 import { corpusCase, count, folded, keptAll, pipe } from './cases.js';
+import { distill } from '../helpers/omni.js';
 
 t.test('a failing compile keeps every diagnostic whole: its errors, and its warnings with their excerpts, and the make error', async (t) => {
   // The pipe door knows no exit code: these are distilled, and still nothing of them is taken.
@@ -188,4 +189,24 @@ t.test("a hand-written Makefile's unindented quiet steps (`CC build/x.o`, `[CC] 
   const out = (await distill(input, { command: 'make', door: 'pipe' })).output.toString('utf8');
   t.match(out, /\[omni: 30 build steps folded/);
   for (const l of keep) t.ok(out.split('\n').includes(l), `stays: ${l}`);
+});
+
+t.test("meson setup: the compiler checks fold where they stood; what it found of the system, its messages and summary stay", async (t) => {
+  const d = await pipe(corpusCase('meson-setup-probes-pass'));
+  t.equal(d.distiller, 'cc');
+  const checks = /^(Has header "|Header "[^"]+" has symbol |Checking for (function|size of) "|Compiler for C supports arguments )/;
+  t.equal(folded(d.markers, 'configure checks', 'configure check'), count(d.input, checks));
+  t.same(keptAll(d, /^(Project name|Project version|C compiler for the host machine|Run-time dependency .* found|Found pkg-config|Message|Build targets in project|Found ninja)|WARNING: /), []);
+  t.equal(d.markers.length, 1, 'the checks are one run: one marker where it stood');
+  // Sniffed without a command, by the banner.
+  const r = await distill(corpusCase('meson-setup-probes-pass').output, { door: 'pipe' });
+  t.equal(r.distiller, 'cc');
+});
+
+t.test('a meson check that does not end in its answer is not one (a project prints what it likes)', async (t) => {
+  const input = ['The Meson build system', ...Array.from({ length: 6 }, (_, i) => `Has header "h${i}.h" : YES `), 'Has header "broken.h" : YES but the compiler crashed', 'Checking for function "f" : NO ', 'Checking for function "g" : NO ', 'Checking for function "h" : NO ', ''].join('\n');
+  const r = await distill(Buffer.from(input), { command: 'meson setup build', door: 'pipe' });
+  const out = r.output.toString('utf8');
+  t.match(out, /^Has header "broken\.h" : YES but the compiler crashed$/m);
+  t.match(out, /\[omni: 6 configure checks folded/);
 });
