@@ -9,7 +9,8 @@ import { leadTestAny } from '../base/lead.js';
  * - compile commands (`gcc … -c x.c -o x.o`), with the lines a `\` continues them onto and
  *   automake's dependency-tracking wrapper around them (`depbase=\`echo x.o | sed …\`;\`
  *   … `mv -f $depbase.Tpo $depbase.Po`);
- * - make's housekeeping echoes: `rm -f`/`mkdir -p` lines and the multi-line recipes that
+ * - make's housekeeping echoes: `rm -f`/`mkdir -p` lines, MakeMaker's `cp lib/X.pm
+ *   blib/lib/X.pm` staging, and the multi-line recipes that
  *   write a generated file (`rm -f x.h-t x.h && \` … through the last continued line);
  * - quiet-rule step lines (automake's `  CC       lib/x.o`, gyp's `  CXX(target) Release/…`, a
  *   hand-written Makefile's unindented `CC build/x.o`);
@@ -56,6 +57,8 @@ const COMPILE_LINE = new RegExp(`${COMPILER.source}[^;&|]*$`);
 const DEPBASE = /^depbase=`echo \S+ \| sed .*`;\s*\\$/;
 /** make echoing a housekeeping command (one line), or the first line of a continued recipe. */
 const HOUSEKEEPING = /^((\S*\/)?rm -f|(\S*\/)?mkdir -p|mv -f) [^;&|<>`$]+$/;
+/** ExtUtils::MakeMaker's staging of a Perl distribution's modules and scripts into `blib/`. */
+const BLIB_COPY = /^cp \S+ blib\/(lib|arch|script|bin|man\d)\/\S+$/;
 const RECIPE_HEAD = /^((\S*\/)?rm -f|mv -f|\{ echo|sed -[ne]|(\S*\/)?mkdir -p) .*(&&|;|\|)?\s*\\$/;
 const MAKE_DIR = /^g?make(\[\d+\])?: (Entering|Leaving) directory /;
 const SUB_MAKE_IDLE = /^g?make\[\d+\]: (Nothing to be done for '[^']+'|'[^']+' is up to date)\.$/;
@@ -141,7 +144,7 @@ function ccRecogniser(): Recogniser {
       }
       if (COMPILE_LINE.test(p) || DEPBASE.test(p)) return open(COMPILE, p);
       if (RECIPE_HEAD.test(p)) return open(RECIPE, p);
-      if (HOUSEKEEPING.test(p) || SUB_MAKE_ECHO.test(p)) return RECIPE;
+      if (HOUSEKEEPING.test(p) || SUB_MAKE_ECHO.test(p) || BLIB_COPY.test(p)) return RECIPE;
       if (MAKE_DIR.test(p)) return DIRECTORY;
       if (SUB_MAKE_IDLE.test(p)) return IDLE;
       if ((CMAKE_PROBE.test(p) || AUTOCONF_PROBE.test(p) || MESON_PROBE.test(p)) && !PROBE_SAYS.test(p)) return PROBE;

@@ -210,3 +210,12 @@ t.test('a meson check that does not end in its answer is not one (a project prin
   t.match(out, /^Has header "broken\.h" : YES but the compiler crashed$/m);
   t.match(out, /\[omni: 6 configure checks folded/);
 });
+
+t.test("MakeMaker's make: the staging copies into blib/ fold as recipe echoes; what Makefile.PL wrote and the POD count stay", async (t) => {
+  const d = await pipe(corpusCase('perl-makemaker-build-pass'));
+  t.equal(folded(d.markers, 'recipe echoes', 'recipe echo'), count(d.input, /^cp \S+ blib\//));
+  t.same(keptAll(d, /^(Generating a Unix-style Makefile|Writing Makefile for |Writing MYMETA|Manifying \d+ pod documents)/), []);
+  // A copy anywhere else is what the recipe does, not MakeMaker's staging: it stays.
+  const r = await distill(Buffer.from(['cp dist/app.js /var/www/app.js', 'cp dist/app.css /var/www/app.css', 'cp dist/index.html /var/www/index.html', ''].join('\n')), { command: 'make deploy', door: 'pipe' });
+  t.equal(r.output.toString('utf8'), 'cp dist/app.js /var/www/app.js\ncp dist/app.css /var/www/app.css\ncp dist/index.html /var/www/index.html\n');
+});
