@@ -6,13 +6,15 @@ import { PYTHON } from '../command/runners.js';
 import { leadTestAny } from '../base/lead.js';
 
 /*
- * Package managers: npm, pnpm, yarn, pip, apt-get. Download, fetch, cache, progress,
+ * Package managers: npm, pnpm, yarn, pip, apt-get, Bundler and RubyGems. Download, fetch, cache, progress,
  * unpack and funding lines are hidden in place, one marker per contiguous run. pip's
  * repeated `WARNING: Retrying (Retry(total=N …` lines keep the first of each run (it says
  * why) and hide the rest. Errors, other warnings, conflicts, the list of packages apt will
  * install, apt's `Setting up <pkg>` outcome lines, apt-get update's closing `Fetched N kB
  * in …` summary and the final `added N packages` / `Successfully installed` / `N newly
- * installed` lines stay verbatim (they match none of the patterns below).
+ * installed` lines stay verbatim (they match none of the patterns below), and so do Bundler's
+ * `Installing x 1.2.3` (what it added; a gem it already had is a `Using` line, hidden like pip's
+ * `Requirement already satisfied`), `Bundle complete!` and RubyGems' `Successfully installed`.
  */
 /**
  * dpkg's own progress lines, as apt-get prints them and as /var/log/apt/term.log records
@@ -45,6 +47,13 @@ const PROGRESS: RegExp[] = [
   /^ {4}(Found existing installation:|Uninstalling |Successfully uninstalled )/,
   /^\s*[━╸╺─\-]+ [\d.]+\/[\d.]+ [kMG]?B [\d.]+ [kMG]?B\/s( eta [\d:]+)?$/,
   /^\[notice\] (A new release of pip|To update, run:)/,
+  // Bundler: the gems it already has, what it fetches, its resolution; RubyGems' documentation steps
+  /^Using \S+ \d[\w.]*( \(was [\w.]+\))?( from .+)?$/,
+  /^Fetching \S+ \d[\w.]*$/,
+  /^Fetching (gem metadata|source index) from \S+/,
+  /^Resolving dependencies\.\.\.+$/,
+  /^(Parsing documentation|Installing (ri|rdoc) documentation) for \S+$/,
+  /^Done installing documentation for .+ after \d+ seconds?$/,
   // apt-get / dpkg
   /^(Reading package lists|Building dependency tree|Reading state information)\.\.\.( Done)?$/,
   /^(Get|Hit|Ign):\d+ \S+/,
@@ -95,6 +104,8 @@ function recogniser() {
 
 const PIP_SUBS = new Set(['install', 'download', 'uninstall', 'wheel']);
 const NODE_SUBS = new Set(['install', 'i', 'ci', 'add', 'update', 'up', 'upgrade', 'remove', 'rm', 'uninstall', 'dedupe', 'rebuild', 'link']);
+const BUNDLE_SUBS = new Set(['', 'install', 'update', 'add']);
+const GEM_SUBS = new Set(['install', 'update']);
 const APT_SUBS = new Set(['install', 'upgrade', 'dist-upgrade', 'full-upgrade', 'update', 'remove', 'purge', 'autoremove', 'reinstall']);
 
 function matches(argv: string[]): boolean {
@@ -106,6 +117,9 @@ function matches(argv: string[]): boolean {
   const pip = /^python(3(\.\d+)?)?$/.test(p) ? PYTHON.runs!(argv) : null;
   if (pip && /^pip3?$/.test(pip[0] ?? '')) return PIP_SUBS.has(subcommand(pip));
   if (p === 'apt-get' || p === 'apt') return APT_SUBS.has(subcommand(argv));
+  // A bare `bundle` is `bundle install`.
+  if (p === 'bundle' || p === 'bundler') return BUNDLE_SUBS.has(subcommand(argv));
+  if (p === 'gem') return GEM_SUBS.has(subcommand(argv));
   return false;
 }
 

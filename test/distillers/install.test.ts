@@ -1,5 +1,6 @@
 import t from 'tap';
 import { distillCase } from '../helpers/cases.js';
+import { distill } from '../helpers/omni.js';
 
 t.test('hides npm http fetch lines behind one marker and keeps the added line', async (t) => {
   const { r, text, markers, rawText } = await distillCase('712-npm-ci-loglevel-http');
@@ -125,4 +126,24 @@ t.test('the install cases this was found on are distilled, not passed through', 
     const { r } = await distillCase(name);
     t.ok(r.changed && r.outBytes < r.rawBytes * 0.8, `${name}: ${r.rawBytes} -> ${r.outBytes} B`);
   }
+});
+
+t.test("bundle install: the gems it already had and its resolution fold; Bundler's warning, what it installed and its verdict stay", async (t) => {
+  const { r, text, markers, rawText } = await distillCase('1260-bundle-install-local-pass');
+  t.equal(r.distiller, 'install');
+  const using = rawText.split('\n').filter((l) => /^(Using |Resolving dependencies)/.test(l)).length;
+  t.ok(markers.some((m) => m.includes(`${using} download, progress and notice lines hidden`)), `the marker counts the ${using} lines`);
+  for (const l of ["Don't run Bundler as root. Bundler can ask for sudo if it is needed, and installing your bundle as root will break this", 'Bundle complete! 3 Gemfile dependencies, 14 gems now installed.']) t.ok(text.includes(l), l);
+  // A gem Bundler installs now is what changed: it stays, its download folds.
+  const fresh = await distill(Buffer.from(['Fetching gem metadata from https://rubygems.org/.........', 'Resolving dependencies...', 'Using rake 13.0.6', 'Using json 2.6.1', 'Using ast 2.4.2', 'Using bundler 2.4.10', 'Using parallel 1.23.0', 'Using racc 1.7.1', 'Using rainbow 3.1.1', 'Using regexp_parser 2.8.1', 'Using rexml 3.2.6', 'Using ruby-progressbar 1.13.0', 'Fetching minitest 5.20.0', 'Installing minitest 5.20.0', 'Using parser 3.1.3.0', 'Fetching nokogiri 1.15.4 (x86_64-linux)', 'Installing nokogiri 1.15.4 (x86_64-linux)', 'Using rubocop 1.39.0', 'Bundle complete! 3 Gemfile dependencies, 12 gems now installed.', ''].join('\n')), { command: 'bundle install', door: 'pipe' });
+  const out = fresh.output.toString('utf8');
+  t.match(out, /^Installing minitest 5\.20\.0$/m);
+  t.match(out, /^Installing nokogiri 1\.15\.4 \(x86_64-linux\)$/m);
+  t.match(out, /^Fetching nokogiri 1\.15\.4 \(x86_64-linux\)$/m, 'a platform gem is not a bare name and version: it stays');
+  t.notMatch(out, /^Using rake/m);
+});
+
+t.test('the commands of Bundler and RubyGems that install are install runs; the others are not', async (t) => {
+  for (const c of ['bundle install', 'bundle', 'bundle --local', 'bundle update rubocop', 'bundle add nokogiri', 'gem install rake', 'gem update']) t.equal((await distill(Buffer.from('Resolving dependencies...\n'), { command: c, door: 'pipe' })).distiller, 'install', c);
+  for (const c of ['bundle exec rake test', 'bundle info rake', 'gem list', 'gem build x.gemspec']) t.not((await distill(Buffer.from('Resolving dependencies...\n'), { command: c, door: 'pipe' })).distiller, 'install', c);
 });
