@@ -1,6 +1,6 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import { EXCERPT_CARETS, EXCERPT_SOURCE, TOOL_RUNNERS, type Hit, type Recogniser } from './runner.js';
-import { warningExcerpts, type DiagnosticPart } from './shared.js';
+import { STATES_WARNING_OR_ERROR, warningExcerpts, type DiagnosticPart } from './shared.js';
 import { leadTestAny } from '../base/lead.js';
 
 /*
@@ -70,12 +70,6 @@ const AUTOCONF_PROBE = /^checking .+\.\.\.( .*)?$/;
  * it found of the system (a dependency, a program, a library) is the configure's answer and stays.
  */
 const MESON_PROBE = /^(Has header "[^"]+"( with dependenc(y|ies) [^:]+)? : (YES|NO)|Header "[^"]+" has symbol "[^"]+"( with dependenc(y|ies) [^:]+)? : (YES|NO)|Checking for (function|type) "[^"]+"( with dependenc(y|ies) [^:]+)? : (YES|NO)|Checking for (size|alignment) of "[^"]+"( with dependenc(y|ies) [^:]+)? : \d+|Checking if "[^"]+" (compiles|links|runs): (YES|NO)|Checking whether type "[^"]+" has members? .+ : (YES|NO)|Fetching value of define "[^"]+" : .*|Compiler for \S+ supports (arguments|link arguments|function attribute) \S.*: (YES|NO))(?: \(cached\))? ?$/;
-/**
- * A line of a probe's shape that states a warning or an error (`checking consistency...
- * docs/x.rst: WARNING: …`: another tool's line under make) is an answer, not a probe; a probe
- * merely naming one (`checking for strerror_r... yes`, `Performing Test FLAG_SUPPORTED_Werror`) is.
- */
-const PROBE_SAYS = /\b(?:warning|error)\b:/i;
 /** Per-object progress; ninja's `[n/m]` status lines with the verbs cmake, meson and gn describe steps with. */
 const CMAKE_STEP = /^(\[\s*\d+%\] (Building|Linking) \S|Scanning dependencies of target \S|\[\d+\/\d+\] (Building|Linking|Creating library symlink|Generating|Compiling|Copying|Installing|Running|Re-running|Re-checking|Automatic MOC|Automatic RCC|Stamping|ACTION|CC|CXX|LINK|SOLINK|STAMP|AR|CXX_MODULE) \S)/;
 const QUIET_STEP = /^ {2}(CC|CCLD|CXX|CXXLD|AR|RANLIB|GEN|YACC|LEX|LD|AS|CPPAS|SOLINK|SOLINK_MODULE|LINK|COPY|TOUCH|ACTION|RULE|OBJC|OBJCXX)(\(target\)|\(host\))? +\S/;
@@ -147,7 +141,7 @@ function ccRecogniser(): Recogniser {
       if (HOUSEKEEPING.test(p) || SUB_MAKE_ECHO.test(p) || BLIB_COPY.test(p)) return RECIPE;
       if (MAKE_DIR.test(p)) return DIRECTORY;
       if (SUB_MAKE_IDLE.test(p)) return IDLE;
-      if ((CMAKE_PROBE.test(p) || AUTOCONF_PROBE.test(p) || MESON_PROBE.test(p)) && !PROBE_SAYS.test(p)) return PROBE;
+      if ((CMAKE_PROBE.test(p) || AUTOCONF_PROBE.test(p) || MESON_PROBE.test(p)) && !STATES_WARNING_OR_ERROR.test(p)) return PROBE;
       if (CMAKE_STEP.test(p) || QUIET_STEP.test(p) || BARE_STEP.test(p)) return STEP;
       if (GYP_INFO.test(p)) return GYP;
       return null;

@@ -94,6 +94,14 @@ export function producerArgv(command: string | undefined): string[] {
 
 export { MAY_STATE_FAILURE, saysFailureOrWarning } from '../kit/words.js';
 
+/**
+ * A line in a progress or probe shape that states a warning or an error after its words
+ * (`checking consistency... docs/x.rst: WARNING: …`, a tool's message glued to its status line)
+ * is an answer, not progress; a line merely naming one (`checking for strerror_r... yes`, `-- Performing
+ * Test FLAG_SUPPORTED_Werror`) is not.
+ */
+export const STATES_WARNING_OR_ERROR = /\b(?:warning|error)\b:/i;
+
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 const isHexLetter = (c: number): boolean => (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
 const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);

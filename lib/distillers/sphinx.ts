@@ -1,5 +1,6 @@
 import type { DistillerSpec } from '../kit/spec.js';
 import { TOOL_RUNNERS, type Hit } from './runner.js';
+import { STATES_WARNING_OR_ERROR } from './shared.js';
 import { leadTest } from '../base/lead.js';
 
 /*
@@ -25,7 +26,7 @@ export default {
   runners: TOOL_RUNNERS,
   rewrite: true,
   detect: leadTest(/^Running Sphinx v\d+\.\d+/),
-  lines: () => ({ see: (_l, p) => (PHASE_PROGRESS.test(p) ? PROGRESS : null) }),
+  lines: () => ({ see: (_l, p) => (PHASE_PROGRESS.test(p) && !STATES_WARNING_OR_ERROR.test(p) ? PROGRESS : null) }),
   examples: [
     // corpus/cases/1252-sphinx-build-html-pass, lines 5-20
     {

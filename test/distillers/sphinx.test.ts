@@ -55,3 +55,12 @@ t.test('reached through the runners Python projects use', async (t) => {
     t.equal(r.distiller, 'sphinx', command);
   }
 });
+
+t.test('a progress line that carries a warning or an error is an answer, not progress', async (t) => {
+  const pages = (from: number) => Array.from({ length: 6 }, (_, i) => `writing output... [ ${from + i * 5}%] page${from + i}`);
+  const input = ['Running Sphinx v5.3.0', ...pages(10), 'writing output... [ 40%] api: WARNING: undefined label: intro', ...pages(50), 'build succeeded, 1 warning.', ''].join('\n');
+  const r = await distill(Buffer.from(input), { command: 'sphinx-build -b html docs out', door: 'pipe' });
+  const out = r.output.toString('utf8');
+  t.match(out, /^writing output\.\.\. \[ 40%\] api: WARNING: undefined label: intro$/m);
+  t.equal((out.match(/\[omni: 6 progress lines folded/g) ?? []).length, 2, 'the runs on either side fold, each where it stood');
+});
