@@ -36,6 +36,7 @@ import nodeTest from './node-test.js';
 import prove from './prove.js';
 import npmBuild from './npm-build.js';
 import npmTest from './npm-test.js';
+import prettier from './prettier.js';
 import pytest from './pytest.js';
 import read from './read.js';
 import rspec from './rspec.js';
@@ -92,6 +93,7 @@ export const DISTILLERS: readonly DistillerSpec[] = Object.freeze([
   prove,
   npmBuild,
   npmTest,
+  prettier,
   pytest,
   read,
   rspec,
