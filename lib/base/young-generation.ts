@@ -5,11 +5,11 @@
  * up to its size, so a process that allocates fast for long, as `omni pipe` does over a large
  * log, always ends with two 16 MiB semi-spaces, both resident: 32 MiB of its peak RSS, whatever
  * it keeps live (a stream's live data is a few MiB). At 8 MiB a semi-space scavenges twice as
- * often for the same CPU on that stream (measured; at 4 MiB the CPU grows by a quarter). The
- * maximum is a start-up flag (`--max-semi-space-size`, refused once V8 runs), but the growth
- * factor is read at every growth, so setting it to 1 once the semi-space has reached the bound
- * keeps it there. Unlike a lower maximum, the young generation then stays below V8's own
- * maximum, where V8 never switches to promoting whole scavenges into the old generation.
+ * often for about the same CPU on that stream (at 4 MiB the CPU grows by a quarter). The maximum
+ * is a start-up flag (`--max-semi-space-size` set at run time changes nothing), but the growth
+ * factor is read at every growth: set to 1 once the semi-spaces have reached the bound, it keeps
+ * them there. The flag at start-up did worse: with its maximum at 8 MiB, some runs promoted
+ * nearly every byte they allocated to the old generation (peak RSS 113-153 MiB, measured).
  *
  * The setting is the process's: only a door whose process is the run calls this.
  */
