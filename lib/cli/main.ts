@@ -103,7 +103,7 @@ export async function main(argv: string[], given?: Io): Promise<number> {
       else if (argv[i].startsWith('--command=')) command = argv[i].slice('--command='.length);
     }
     const { runPipe } = await import('../doors/pipe.js');
-    return runPipe({ command, stdout: io.stdout, sessionId: process.env.OMNI_SESSION_ID || undefined, agentId: process.env.OMNI_AGENT_ID || undefined });
+    return runPipe({ command, stdout: io.stdout, ownsProcess: true, sessionId: process.env.OMNI_SESSION_ID || undefined, agentId: process.env.OMNI_AGENT_ID || undefined });
   }
   if (!cmd || cmd === 'help' || cmd === '--help' || cmd === '-h') {
     io.stdout.write(topLevelHelp());

@@ -5,6 +5,7 @@ import { maskAllRequested, passthroughRequested } from '../command/passthrough.j
 import { LazyStore, STREAM_CACHE_KIB } from './store-access.js';
 import { writeSafely, holdWindow } from './sink.js';
 import { RunBook, collectTrace, recordRun } from './run-record.js';
+import { holdYoungGeneration } from '../base/young-generation.js';
 
 export interface PipeOptions {
   command?: string;
@@ -14,6 +15,11 @@ export interface PipeOptions {
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
   env?: NodeJS.ProcessEnv;
+  /**
+   * The process exists for this run (the CLI): it may bound V8's young generation, a setting of
+   * the whole process (../base/young-generation.ts).
+   */
+  ownsProcess?: boolean;
 }
 
 /** The signals that end a pipe run early: what it holds goes out first (runPipe). */
@@ -71,7 +77,12 @@ export function runPipe(opts: PipeOptions = {}): Promise<number> {
       finish();
     });
     let lastData = Date.now();
-    const onData = () => { lastData = Date.now(); };
+    // A long fast stream would grow V8's young generation to 32 MiB of the process's peak RSS.
+    const bound = opts.ownsProcess === true;
+    const onData = () => {
+      lastData = Date.now();
+      if (bound) holdYoungGeneration();
+    };
     stdin.on('data', onData);
     stdin.pipe(pipeline, { end: false });
 

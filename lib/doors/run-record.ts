@@ -128,14 +128,57 @@ export function commandHead(command: string | undefined): string | null {
 /** Delivered bytes kept for `omni diff`; a longer stream keeps no trace. */
 export const TRACE_CAP_BYTES = 8 << 20;
 
-/** Tees a streaming door's output into a bounded buffer for the run's trace. */
-export function collectTrace(p: Pipeline): { chunks: Buffer[]; bytes: number; over: boolean } {
-  const t = { chunks: [] as Buffer[], bytes: 0, over: false };
+/** A streaming door's output as far as the run's trace keeps it (`collectTrace`). */
+export interface DeliveredTrace {
+  /** The bytes out, while they fit TRACE_CAP_BYTES. */
+  readonly bytes: number;
+  /** The output outgrew the cap: no trace. */
+  readonly over: boolean;
+  /** The whole output, or null once it outgrew the cap. */
+  delivered(): Buffer | null;
+}
+
+interface Resizable {
+  readonly byteLength: number;
+  resize(n: number): void;
+}
+const ResizableBuffer = ArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => ArrayBuffer & Resizable;
+const resizable = typeof (ArrayBuffer.prototype as unknown as Partial<Resizable>).resize === 'function';
+
+/**
+ * Tees a streaming door's output into a bounded buffer for the run's trace. The copy lives in one
+ * resizable ArrayBuffer, so a run whose output outgrows the cap gives those pages back to the
+ * system at once (`resize(0)`). Kept as the output's own buffers, they lived long enough to be
+ * promoted to V8's old generation, and a long stream whose live data stays small may not collect
+ * that generation again before it ends: up to 8 MiB held dead to the end of the run.
+ */
+export function collectTrace(p: Pipeline): DeliveredTrace {
+  let ab: (ArrayBuffer & Resizable) | null = null;
+  let parts: Buffer[] = [];
+  const t = {
+    bytes: 0,
+    over: false,
+    delivered: (): Buffer | null => {
+      if (t.over) return null;
+      return ab ? Buffer.from(ab, 0, t.bytes) : Buffer.concat(parts, t.bytes);
+    },
+  };
   p.on('data', (b: Buffer) => {
     if (t.over) return;
-    t.bytes += b.length;
-    if (t.bytes > TRACE_CAP_BYTES) { t.over = true; t.chunks = []; return; }
-    t.chunks.push(b);
+    const end = t.bytes + b.length;
+    if (end > TRACE_CAP_BYTES) {
+      t.over = true;
+      parts = [];
+      ab?.resize(0);
+      ab = null;
+      return;
+    }
+    if (resizable) {
+      ab ??= new ResizableBuffer(0, { maxByteLength: TRACE_CAP_BYTES });
+      if (ab.byteLength < end) ab.resize(Math.min(TRACE_CAP_BYTES, Math.max(end, 2 * ab.byteLength)));
+      b.copy(new Uint8Array(ab), t.bytes);
+    } else parts.push(b);
+    t.bytes = end;
   });
   return t;
 }
@@ -145,10 +188,10 @@ export function collectTrace(p: Pipeline): { chunks: Buffer[]; bytes: number; ov
  * know which host reads it (a pre-hook rewrite, `omni_run`), so only what every host shows
  * counts as shown: the whole output when it is short, else the complete lines of its head.
  */
-export function recordRun(book: RunBook, p: Pipeline, trace: { chunks: Buffer[]; over: boolean }): void {
+export function recordRun(book: RunBook, p: Pipeline, trace: DeliveredTrace): void {
   const raw = p.rawInput();
   const r = p.report;
-  const delivered = trace.over ? null : Buffer.concat(trace.chunks);
+  const delivered = trace.delivered();
   book.record({
     view: delivered ? headView(delivered.toString('utf8')) : NOTHING,
     raw: raw && raw.length <= TRACE_CAP_BYTES ? raw : null,

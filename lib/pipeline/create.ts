@@ -146,7 +146,8 @@ class PipelineRun {
   }
 
   private write(chunk: Buffer, cb: (err?: Error | null) => void): void {
-    this.spool.push(chunk);
+    // Direct: the chunk goes straight out below, so nothing past the head is kept of it.
+    this.spool.push(chunk, this.flow === 'direct');
     if (this.flow === 'direct') {
       if (!this.pushRaw(chunk)) this.pendingWrite = cb;
       else cb();

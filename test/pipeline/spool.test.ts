@@ -67,3 +67,26 @@ t.test('the end of a long run joins nothing: all() is the head already kept, not
   small.push(one);
   t.equal(small.all(), one, 'one chunk, uncopied');
 });
+
+t.test('past the head the spool keeps its own copy, and a slice stays as it was taken', async (t) => {
+  // The bytes past the head live in one window the run reuses, not in the chunks as they came
+  // (a chunk held across two young-generation collections is promoted, and piles up dead).
+  const input = stream(3 << 20);
+  const spool = new Spool(4096);
+  const reused = Buffer.alloc(50_000);
+  const slices: Array<[number, Buffer]> = [];
+  for (let i = 0; i < input.length; i += reused.length) {
+    const n = Math.min(reused.length, input.length - i);
+    input.copy(reused, 0, i, i + n);
+    spool.push(reused.subarray(0, n));
+    // The caller writes over its buffer: what the spool holds must not change with it.
+    reused.fill(0);
+    if (i >= 200_000) {
+      const from = i - 150_000;
+      slices.push([from, spool.slice(from, from + 100_000)]);
+      spool.release(from);
+    }
+  }
+  t.ok(spool.slice(input.length - 150_000, input.length).equals(input.subarray(input.length - 150_000)), 'the unreleased bytes, exactly');
+  t.ok(slices.every(([from, s]) => s.equals(input.subarray(from, from + 100_000))), `${slices.length} slices taken along the way are unchanged`);
+});
