@@ -34,9 +34,9 @@ import { leadTestAny } from '../base/lead.js';
  * Diagnostics' headlines with their `file:line:col`, `In function`/`In file included from`
  * context, an error's excerpt, link and archive commands and a linker's warnings, `Built
  * target`, cmake's `Configuring done`/`Build files have been written`, configure's
- * `config.status:` lines and warnings, meson's dependencies, programs and
- * libraries found or not (`Run-time dependency zlib found: NO`), its messages and summary, every `make: *** … Error`, `gyp ERR!`/`gyp WARN` and a
- * top-level `make: Nothing to be done` stay.
+ * `config.status:` lines and warnings, meson's dependencies, programs and libraries found or
+ * not (`Run-time dependency zlib found: NO`), its messages and summary, every `make: *** …
+ * Error`, `gyp ERR!`/`gyp WARN` and a top-level `make: Nothing to be done` stay.
  */
 const COMPILE: Hit = { noun: 'compile commands', one: 'compile command' };
 const RECIPE: Hit = { noun: 'recipe echoes', one: 'recipe echo' };

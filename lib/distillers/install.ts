@@ -48,8 +48,9 @@ const PROGRESS: RegExp[] = [
   /^\s*[━╸╺─\-]+ [\d.]+\/[\d.]+ [kMG]?B [\d.]+ [kMG]?B\/s( eta [\d:]+)?$/,
   /^\[notice\] (A new release of pip|To update, run:)/,
   // Bundler: the gems it already has, what it fetches, its resolution; RubyGems' documentation steps
-  /^Using \S+ \d[\w.]*( \(was [\w.]+\))?( from .+)?$/,
-  /^Fetching \S+ \d[\w.]*$/,
+  // (a platform gem names its platform: `Using nokogiri 1.15.4 (x86_64-linux)`)
+  /^Using \S+ \d[\w.]*( \([\w.-]+\))?( \(was [\w.]+\))?( from .+)?$/,
+  /^Fetching \S+ \d[\w.]*( \([\w.-]+\))?$/,
   /^Fetching (gem metadata|source index) from \S+/,
   /^Resolving dependencies\.\.\.+$/,
   /^(Parsing documentation|Installing (ri|rdoc) documentation) for \S+$/,
