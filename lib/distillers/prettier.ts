@@ -18,7 +18,6 @@ export default {
   family: 'lint',
   producers: ['prettier'],
   runners: TOOL_RUNNERS,
-  rewrite: true,
   detect: leadTest(UNCHANGED_LINE),
   lines: () => ({ see: (_l, p) => (p.endsWith(' (unchanged)') && UNCHANGED_LINE.test(p) ? UNCHANGED : null), others: 'keep' }),
   examples: [
