@@ -91,6 +91,7 @@ export async function main(argv: string[], given?: Io): Promise<number> {
       argv: args,
       bash,
       stdout: io.stdout,
+      ownsProcess: true,
       sessionId: process.env.OMNI_SESSION_ID || undefined,
       agentId: process.env.OMNI_AGENT_ID || undefined,
       host: process.env.OMNI_HOST || undefined,

@@ -8,6 +8,7 @@ import { writeSafely, holdWindow } from './sink.js';
 import { spawnWithReader, ownGroup, KILL_GRACE_MS } from './child-reader.js';
 import { RunBook, collectTrace, recordRun } from './run-record.js';
 import { shellFor } from './shell.js';
+import { holdYoungGeneration } from '../base/young-generation.js';
 
 export interface ExecOptions {
   argv: string[];
@@ -22,6 +23,11 @@ export interface ExecOptions {
    * form the pre-hook's rewrite names: the host ran its commands under bash). See ./shell.ts.
    */
   bash?: boolean;
+  /**
+   * The process exists for this run (the CLI): it may bound V8's young generation, a setting of
+   * the whole process (../base/young-generation.ts).
+   */
+  ownsProcess?: boolean;
 }
 
 /** Quote one argument for display as a shell command line. */
@@ -101,8 +107,12 @@ export function runExec(opts: ExecOptions): Promise<number> {
       finish();
     });
 
+    // A command that prints fast for long would grow V8's young generation to 32 MiB of the
+    // process's peak RSS, as a long pipe would.
+    const bound = opts.ownsProcess === true;
     const child = spawnWithReader(shell.file, shArgs, env, {
       data: (b) => {
+        if (bound) holdYoungGeneration();
         pipeline.write(b);
         child.ack(b.length);
       },

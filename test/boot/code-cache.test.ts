@@ -92,6 +92,27 @@ t.test('a call that compiles rules switches a V8 flag on: a stale cache is writt
   t.equal(hook(root, withRules()).report, 'accepted', 'and by one with');
 });
 
+t.test('a long pipe bounds the young generation by a V8 flag: a stale cache is written before it, so the next calls take it', async (t) => {
+  // `omni pipe` over a long fast stream sets --semi-space-growth-factor (lib/base/young-generation.ts):
+  // the same stamp as the rules' flag, so the same order.
+  const root = copyDist();
+  const cache = join(root, 'dist', 'omni-core.cjs.v8');
+  writeFileSync(cache, Buffer.alloc(4096, 7));
+  const lines: string[] = [];
+  for (let i = 0, n = 0; n < 48 << 20; i++) {
+    const line = `2026-11-29T12:${String(i % 60).padStart(2, '0')}:00Z INFO request id=${i.toString(16)} path=/api/v1/items/${i} status=200`;
+    lines.push(line);
+    n += line.length + 1;
+  }
+  const home = tempHome();
+  const r = spawnSync(process.execPath, [join(root, 'dist', 'omni.cjs'), 'pipe'], {
+    input: lines.join('\n') + '\n', env: { PATH: process.env.PATH, HOME: home, OMNI_HOME: home, OMNI_CODE_CACHE: 'report' }, encoding: 'utf8', maxBuffer: 1 << 30,
+  });
+  t.equal(r.status, 0);
+  t.match(r.stderr, /code cache rejected/);
+  t.equal(hook(root, tempHome()).report, 'accepted', 'the cache the long pipe wrote is taken by the next call');
+});
+
 /** A number spelt in letters (`305` -> `dah`): a name, never a template's variable. */
 const letters = (n: number): string => String(n).replace(/\d/g, (d) => String.fromCharCode(97 + Number(d)));
 
