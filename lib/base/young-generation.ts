@@ -11,19 +11,16 @@
  * them there. The flag at start-up did worse: with its maximum at 8 MiB, some runs promoted
  * nearly every byte they allocated to the old generation (peak RSS 113-153 MiB, measured).
  *
- * The setting is the process's: only a door whose process is the run calls this. V8 stamps a
- * code cache with its flags, so the boot loader (lib/boot/code-cache.cjs) is told first and
- * writes a stale cache before the flag changes: written after, every later call would refuse it.
+ * The setting is the process's: only a door whose process is the run calls this (through
+ * ./v8-flag.ts, which keeps the code cache good for the next process).
  */
 import { lazyRequire } from './lazy-require.js';
+import { setV8Flag } from './v8-flag.js';
 
 /** The largest semi-space a streaming door lets V8 grow to. */
 export const STREAM_SEMI_SPACE_BYTES = 8 << 20;
 
 const v8 = lazyRequire<typeof import('node:v8')>('node:v8');
-
-/** Set on globalThis by lib/boot/code-cache.cjs: writes a stale code cache before a V8 flag changes. */
-const BEFORE_FLAGS = Symbol.for('omni.beforeV8Flags');
 
 let held = false;
 
@@ -38,9 +35,7 @@ export function holdYoungGeneration(semiBytes: number = STREAM_SEMI_SPACE_BYTES)
     const young = spaces.find((s) => s.space_name === 'new_space');
     // `space_size` counts both semi-spaces.
     if (!young || young.space_size < 2 * semiBytes) return false;
-    const before = (globalThis as Record<symbol, unknown>)[BEFORE_FLAGS];
-    if (typeof before === 'function') before();
-    v8().setFlagsFromString('--semi-space-growth-factor=1');
+    setV8Flag('--semi-space-growth-factor=1');
   } catch {
     /* a runtime without these: the young generation grows as V8 decides */
   }

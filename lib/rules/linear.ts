@@ -8,22 +8,14 @@
  * `u` flags. A refused pattern is an error in the rules file (schema.ts), never a slow run.
  *
  * The engine sits behind a V8 flag, switched on here, at run time, the first time a rule
- * pattern is compiled: a process with no rules never loads node:v8 nor changes a flag. V8
- * stamps a code cache with its flags, so the boot loader (lib/boot/code-cache.cjs) is told
- * first and writes a stale cache before the flag changes, never a cache no later process
- * would take.
+ * pattern is compiled: a process with no rules never loads node:v8 nor changes a flag (and
+ * ../base/v8-flag.ts keeps the code cache good for the next process).
  *
  * Measured on the 256 corpus outputs (1.47 MB, 33,576 lines, bench/rules.ts): the linear
  * engine is 13-75x slower than the backtracking one on ordinary patterns (18-90 MB/s per
  * pattern), and takes microseconds on the lines that make the backtracking one take forever.
  */
-import { lazyRequire } from '../base/lazy-require.js';
-import type * as V8 from 'node:v8';
-
-const loadV8 = lazyRequire<typeof V8>('node:v8');
-
-/** Set on globalThis by lib/boot/code-cache.cjs: writes a stale code cache before a V8 flag changes. */
-const BEFORE_FLAGS = Symbol.for('omni.beforeV8Flags');
+import { setV8Flag } from '../base/v8-flag.js';
 
 let ready: boolean | null = null;
 
@@ -41,9 +33,7 @@ export function linearEngine(): boolean {
   if (ready !== null) return ready;
   if (accepts()) return (ready = true);
   try {
-    const before = (globalThis as Record<symbol, unknown>)[BEFORE_FLAGS];
-    if (typeof before === 'function') before();
-    loadV8().setFlagsFromString('--enable-experimental-regexp-engine');
+    setV8Flag('--enable-experimental-regexp-engine');
   } catch {
     /* no such flag here: every pattern is refused below, and the rules file is not used */
   }
