@@ -30,8 +30,16 @@ export function guard(run: RunState) {
     held = [];
   };
 
+  let heldLines = 0;
+  /**
+   * A rule's run is judged on two lines at least (`strictStructured`): a stream that pauses after
+   * its first line keeps that line held until a second comes (or the input ends), rather than
+   * be judged on one line and have a rule's `.*` hide the rest of a table.
+   */
+  const waits = () => run.family === 'rules' && heldLines < 2;
+
   run.onStreaming(() => {
-    if (!decided && pushRef) decide(pushRef);
+    if (!decided && pushRef && !waits()) decide(pushRef);
   });
 
   return batchStage(
@@ -40,8 +48,12 @@ export function guard(run: RunState) {
       pushRef = push;
       if (decided || run.passthrough) { decided = true; for (const b of held) push(b); held = []; push(batch); return; }
       held.push(batch);
-      for (const it of batch.items) if (it.kind === 'line') heldBytes += it.text.length + 1;
-      if (heldBytes >= GUARD_LOOKAHEAD_BYTES || run.streaming) decide(push);
+      for (const it of batch.items) {
+        if (it.kind !== 'line') continue;
+        heldBytes += it.text.length + 1;
+        if (it.text.trim().length) heldLines++;
+      }
+      if (heldBytes >= GUARD_LOOKAHEAD_BYTES || (run.streaming && !waits())) decide(push);
     },
     (push) => {
       if (!decided) decide(push);

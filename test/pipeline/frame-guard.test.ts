@@ -187,3 +187,32 @@ t.test('frame cuts the same lines however the input is chunked (a line across ch
     t.equal(r.end, binary.length);
   }
 });
+
+t.test("a rule's streamed table that pauses after its first line is still judged as a table", async (t) => {
+  // The hold window can end after one line (a pause in the producer); a rule's `.*` must not
+  // get the rest of a TSV because one line was too little to call it one.
+  const { guard } = await import('../../lib/pipeline/guard.js');
+  const { RunState } = await import('../../lib/kit/stage.js');
+  const judged = async (family: string) => {
+    const run = new RunState();
+    run.family = family;
+    const g = guard(run);
+    const out: Line[] = [];
+    g.on('data', (b: { items: Line[] }) => out.push(...b.items));
+    const done = new Promise((r) => g.on('end', r));
+    const line = (text: string, index: number): Line => ({ kind: 'line', text, eol: '\n', tier: 'text', index, end: 0 });
+    g.write({ items: [line('y p /\t1/ e.-_.//J/f', 0)], end: 20 });
+    run.startStreaming();
+    const heldAfterOne = out.length;
+    g.write({ items: [line('x._kE\tH/x-/ zZ-_', 1), line('F_S_/..-6\t2wsP._  5-', 2)], end: 60 });
+    g.end();
+    await done;
+    return { verdict: run.passthrough, heldAfterOne, lines: out.length };
+  };
+  const rules = await judged('rules');
+  t.equal(rules.verdict, 'tsv', 'judged on the lines that came after the pause');
+  t.equal(rules.heldAfterOne, 0, 'its first line waited for a second');
+  t.equal(rules.lines, 3, 'every line goes on');
+  const builtIn = await judged('test');
+  t.equal(builtIn.heldAfterOne, 1, "a built-in distiller's run is not held: its first line goes on at the pause");
+});
