@@ -5,6 +5,8 @@ import { batchStage, type RunState } from '../kit/stage.js';
 export const GUARD_LOOKAHEAD_BYTES = 4096;
 /** Lines it needs at most to call tabular data. */
 const SAMPLE_LINES = 24;
+/** Lines a rule's run needs at least before it can be called structured (`strictStructured`). */
+const STRICT_MIN_LINES = 2;
 
 /**
  * guard: holds the first few KB, decides whether the payload is structured data
@@ -36,7 +38,7 @@ export function guard(run: RunState) {
    * its first line keeps that line held until a second comes (or the input ends), rather than
    * be judged on one line and have a rule's `.*` hide the rest of a table.
    */
-  const waits = () => run.family === 'rules' && heldLines < 2;
+  const waits = () => run.family === 'rules' && heldLines < STRICT_MIN_LINES;
 
   run.onStreaming(() => {
     if (!decided && pushRef && !waits()) decide(pushRef);
@@ -110,7 +112,7 @@ export function strictStructured(lines: Line[]): PassReason | null {
     if (sample.length >= SAMPLE_LINES) break;
     if (l.text.trim().length) sample.push(l.text.replace(/\r$/, ''));
   }
-  if (sample.length < 2) return null;
+  if (sample.length < STRICT_MIN_LINES) return null;
   if (sample.every((s) => YAML_LINE.test(s)) && (sample.some((s) => LIST_ITEM.test(s)) || (sample.some((s) => KEYED.test(s)) && !looksLikeLog(sample)))) return 'yaml';
   for (const [sep, kind] of [['\t', 'tsv'], [',', 'csv']] as const) {
     const n = countOutsideQuotes(sample[0], sep);
