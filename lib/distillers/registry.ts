@@ -30,6 +30,7 @@ import infra from './infra.js';
 import install from './install.js';
 import jest from './jest.js';
 import logs from './logs.js';
+import maven from './maven.js';
 import minitest from './minitest.js';
 import mocha from './mocha.js';
 import nodeTest from './node-test.js';
@@ -87,6 +88,7 @@ export const DISTILLERS: readonly DistillerSpec[] = Object.freeze([
   install,
   jest,
   logs,
+  maven,
   minitest,
   mocha,
   nodeTest,

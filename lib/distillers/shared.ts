@@ -32,7 +32,7 @@ export function countsNote(hits: ReadonlyArray<Hit | undefined>): string {
     if (k) k.c++;
     else counts.set(h.noun, { c: 1, one: h.one ?? h.noun });
   }
-  if (!counts.size) return `${hits.length} lines folded`;
+  if (!counts.size) return `${plural(hits.length, 'line')} folded`;
   const parts: string[] = [];
   for (const [noun, { c, one }] of counts) parts.push(`${c} ${c === 1 ? one : noun}`);
   return `${parts.join(', ')} folded`;
