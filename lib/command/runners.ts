@@ -140,9 +140,11 @@ export function scriptVia(argv: string[], runners: readonly Runner[]): string | 
 /**
  * Task runners: a Makefile's, a justfile's, a Rakefile's recipes say what runs, the command
  * line does not (`make test`, `just lint`, `rake`). Their output is mostly the recipes'. turbo
- * runs each package's script of the task named (`turbo run test build`), its lines prefixed.
+ * runs each package's script of the task named (`turbo run test build`), its lines prefixed;
+ * nox's sessions and tox's environments run the commands their noxfile.py and tox.ini name
+ * (`nox -s tests`, `tox -e py311`: pytest, flake8), each after its own `nox > ` or `py3 run-test:` line.
  */
-const TASK_RUNNERS = new Set(['make', 'gmake', 'just', 'rake', 'task', 'turbo']);
+const TASK_RUNNERS = new Set(['make', 'gmake', 'just', 'rake', 'task', 'turbo', 'nox', 'tox']);
 
 const SCRIPT_RUNNERS: readonly Runner[] = [NPM, PNPM, YARN, BUN];
 

@@ -16,7 +16,7 @@ import type { Recogniser } from '../../lib/kit/units.js';
 import type { DistillerSpec } from '../../lib/kit/spec.js';
 import { loadCorpus, type CorpusCase } from '../helpers/corpus.js';
 import { holds, runs } from '../helpers/property.js';
-import { corpusCase, pipe } from './cases.js';
+import { corpusCase, count, folded, keptAll, pipe } from './cases.js';
 
 // A mixed run (lib/distillers/mix.ts): several producers (`a && b; c`), or one that names no
 // tool (`make test`, `npm run release`). Where each producer's output starts cannot be told, so
@@ -320,6 +320,19 @@ t.test('a producer that names no tool is read by the specs its output names', as
   t.match(byPath.out, /passing (tests|TAP results) folded/, 'a script run by its path is read by the lines it prints');
   const generic = await pipe(nodeTest, 'release');
   t.notMatch(generic.out, /passing (tests|TAP results) folded/, 'a program on PATH no runner names stays generic');
+});
+
+t.test("nox's and tox's sessions are read by what they run: pytest's passing lines fold, the runner's own lines stay", async (t) => {
+  const nox = await pipe(corpusCase('nox-session-tests-pass'));
+  t.equal(nox.distiller, 'pytest', 'counted as what its session ran');
+  t.equal(folded(nox.markers, 'passing tests'), count(nox.input, / PASSED +\[ *\d+%\]$/));
+  t.same(keptAll(nox, /^nox > |^=+ \d+ passed in /), []);
+  // Both sessions, the second failing: every flake8 finding and the verdicts stay where they were.
+  const both = await pipe(corpusCase('nox-all-sessions-lint-fail'));
+  t.same(keptAll(both, /^\S+\.py:\d+:\d+: E\d+ |^nox > (Session|Ran multiple|\* )/), []);
+  t.match(both.out, /60 passing tests folded/);
+  // Without the runner's name (a program on PATH no runner names) the session's pytest lines are generic's.
+  t.not((await pipe(corpusCase('nox-session-tests-pass'), 'sessions -s tests')).distiller, 'pytest');
 });
 
 t.test("npm test running rspec takes in rspec's own failure lines from the first line (the head names the tool)", async (t) => {

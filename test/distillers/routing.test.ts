@@ -92,7 +92,7 @@ t.test('a chain is routed by what each producer prints, not by its first word', 
 });
 
 t.test('a producer that names no tool is read by the specs its output names', async (t) => {
-  for (const cmd of ['npm run release', 'yarn release', 'pnpm run ci:all', 'just test', 'rake test', 'timeout 60 rake', 'bundle exec rake test', 'make test', 'make', 'gmake check']) {
+  for (const cmd of ['npm run release', 'yarn release', 'pnpm run ci:all', 'just test', 'rake test', 'timeout 60 rake', 'bundle exec rake test', 'make test', 'make', 'gmake check', 'nox', 'nox -s tests', 'tox', 'tox -e py311']) {
     const r = routeCommand(cmd);
     t.ok(r.mixed && r.known, `${cmd}: read by what its output names`);
     t.ok(r.producers!.every((p) => p.open), `${cmd}: open`);
