@@ -6,7 +6,7 @@ import { PYTHON } from '../command/runners.js';
 import { leadTestAny } from '../base/lead.js';
 
 /*
- * Package managers: npm, pnpm, yarn, pip, apt-get, Bundler and RubyGems. Download, fetch, cache, progress,
+ * Package managers: npm, pnpm, yarn, pip, apt-get, Bundler, RubyGems and Composer. Download, fetch, cache, progress,
  * unpack and funding lines are hidden in place, one marker per contiguous run. pip's
  * repeated `WARNING: Retrying (Retry(total=N …` lines keep the first of each run (it says
  * why) and hide the rest. Errors, other warnings, conflicts, the list of packages apt will
@@ -14,7 +14,8 @@ import { leadTestAny } from '../base/lead.js';
  * in …` summary and the final `added N packages` / `Successfully installed` / `N newly
  * installed` lines stay verbatim (they match none of the patterns below), and so do Bundler's
  * `Installing x 1.2.3` (what it added; a gem it already had is a `Using` line, hidden like pip's
- * `Requirement already satisfied`), `Bundle complete!` and RubyGems' `Successfully installed`.
+ * `Requirement already satisfied`), `Bundle complete!`, RubyGems' `Successfully installed` and
+ * Composer's `- Locking`/`- Installing x (1.2.0)` lines and its operation counts.
  */
 /**
  * dpkg's own progress lines, as apt-get prints them and as /var/log/apt/term.log records
@@ -55,6 +56,14 @@ const PROGRESS: RegExp[] = [
   /^Resolving dependencies\.\.\.+$/,
   /^(Parsing documentation|Installing (ri|rdoc) documentation) for \S+$/,
   /^Done installing documentation for .+ after \d+ seconds?$/,
+  // Composer: its downloads (each package's `Installing x (1.2.0): Extracting archive` stays, and so
+  // does each `Locking x (1.2.0)`: without an install, `composer update --no-install`, they are the answer)
+  /^ {2}- Downloading [\w.-]+\/[\w.-]+ \([^)]+\)$/,
+  /^Loading composer repositories with package information$/,
+  // its progress bars, as a pipe gets them (`  0/14 [>-----]   0%`, `    0 [>-----]    0 [->----]`)
+  /^ *\d+(?:\/\d+)? \[[=>-]+\](?: +\d+%)?(?: +\d+(?:\/\d+)? \[[=>-]+\](?: +\d+%)?)* *$/,
+  /^\d+ packages? you are using (is|are) looking for funding\.$/,
+  /^Use the `composer fund` command to find out more!$/,
   // apt-get / dpkg
   /^(Reading package lists|Building dependency tree|Reading state information)\.\.\.( Done)?$/,
   /^(Get|Hit|Ign):\d+ \S+/,
@@ -107,6 +116,7 @@ const PIP_SUBS = new Set(['install', 'download', 'uninstall', 'wheel']);
 const NODE_SUBS = new Set(['install', 'i', 'ci', 'add', 'update', 'up', 'upgrade', 'remove', 'rm', 'uninstall', 'dedupe', 'rebuild', 'link']);
 const BUNDLE_SUBS = new Set(['', 'install', 'update', 'add']);
 const GEM_SUBS = new Set(['install', 'update']);
+const COMPOSER_SUBS = new Set(['install', 'i', 'update', 'u', 'upgrade', 'require', 'r', 'remove', 'rm', 'reinstall']);
 const APT_SUBS = new Set(['install', 'upgrade', 'dist-upgrade', 'full-upgrade', 'update', 'remove', 'purge', 'autoremove', 'reinstall']);
 
 function matches(argv: string[]): boolean {
@@ -121,6 +131,7 @@ function matches(argv: string[]): boolean {
   // A bare `bundle` is `bundle install`.
   if (p === 'bundle' || p === 'bundler') return BUNDLE_SUBS.has(subcommand(argv));
   if (p === 'gem') return GEM_SUBS.has(subcommand(argv));
+  if (p === 'composer' || p === 'composer.phar') return COMPOSER_SUBS.has(subcommand(argv));
   return false;
 }
 

@@ -147,3 +147,24 @@ t.test('the commands of Bundler and RubyGems that install are install runs; the 
   for (const c of ['bundle install', 'bundle', 'bundle --local', 'bundle update rubocop', 'bundle add nokogiri', 'gem install rake', 'gem update']) t.equal((await distill(Buffer.from('Resolving dependencies...\n'), { command: c, door: 'pipe' })).distiller, 'install', c);
   for (const c of ['bundle exec rake test', 'bundle info rake', 'gem list', 'gem build x.gemspec']) t.not((await distill(Buffer.from('Resolving dependencies...\n'), { command: c, door: 'pipe' })).distiller, 'install', c);
 });
+
+t.test("composer install: its downloads and progress bars fold; what it locked, what it installed and the counts stay", async (t) => {
+  for (const name of ['1271-composer-install-no-lock-pass', '1272-composer-install-from-lock-pass']) {
+    const { r, text, rawText } = await distillCase(name);
+    t.equal(r.distiller, 'install', name);
+    const kept = rawText.split('\n').filter((l) => /^ {2}- (Locking|Installing) |^(Lock file|Package) operations: |^Generating autoload files$|^Writing lock file$|not have the PHP curl extension/.test(l));
+    t.ok(kept.length >= 25, `${name}: ${kept.length} lines that must stay`);
+    for (const l of kept) t.ok(text.split('\n').includes(l), `${name}: ${l}`);
+    t.notMatch(text, /^ {2}- Downloading /m, `${name}: no download line`);
+    t.notMatch(text, /\[[=>-]{10,}\]/, `${name}: no progress bar`);
+  }
+  // A failure to resolve states its problems: every line stays (exit 2 through the hook, and in the pipe).
+  const { r, text, rawText } = await distillCase('1273-composer-install-unresolvable-fail');
+  t.equal(r.distiller, 'install');
+  t.equal(text, rawText);
+});
+
+t.test("Composer's commands that install are install runs; the others are not", async (t) => {
+  for (const c of ['composer install', 'composer update acme/log', 'composer require acme/log:^1.0', 'composer remove acme/log', './composer.phar install']) t.equal((await distill(Buffer.from('Loading composer repositories with package information\n'), { command: c, door: 'pipe' })).distiller, 'install', c);
+  for (const c of ['composer dump-autoload', 'composer validate', 'composer show', 'composer run test']) t.not((await distill(Buffer.from('Loading composer repositories with package information\n'), { command: c, door: 'pipe' })).distiller, 'install', c);
+});
