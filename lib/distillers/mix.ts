@@ -145,8 +145,10 @@ export class Mix {
       },
       note(hidden) {
         const by = hidden.map((l) => hitBy.get(l));
-        const m = by[0]?.m;
-        if (m?.rec?.note && by.every((b) => b?.m === m)) return m.rec.note(hidden);
+        // A line no member recognised (a blank line the engine hid with the run) leaves the run
+        // its members': pytest's note still names the collected count it read.
+        const m = by.find((b) => b)?.m;
+        if (m?.rec?.note && by.every((b) => !b || b.m === m)) return m.rec.note(hidden);
         return countsNote(by.map((b) => b?.hit));
       },
       others: fold ? 'fold' : 'keep',

@@ -327,6 +327,9 @@ t.test("nox's and tox's sessions are read by what they run: pytest's passing lin
   t.equal(nox.distiller, 'pytest', 'counted as what its session ran');
   t.equal(folded(nox.markers, 'passing tests'), count(nox.input, / PASSED +\[ *\d+%\]$/));
   t.same(keptAll(nox, /^nox > |^=+ \d+ passed in /), []);
+  // pytest's own note, as under `pytest -v`: the header it hid carried the collected count (the
+  // blank lines folded with the run are nobody's, and do not take the note from pytest).
+  t.match(nox.out, /\[omni: 5 session header lines \(collected 60 items\), 60 passing tests folded/);
   // Both sessions, the second failing: every flake8 finding and the verdicts stay where they were.
   const both = await pipe(corpusCase('nox-all-sessions-lint-fail'));
   t.same(keptAll(both, /^\S+\.py:\d+:\d+: E\d+ |^nox > (Session|Ran multiple|\* )/), []);

@@ -36,10 +36,10 @@ t.test('a header line of a shape not known here ends the header: it and every li
   t.ok(l.lines.includes('rootdir: /elsewhere'));
 });
 
-t.test('a header folded in a mixed run (`make test`) is counted in its marker', async (t) => {
+t.test('a header folded in a mixed run (`make test`) is counted in its marker, with the collected count as under pytest alone', async (t) => {
   const d = await pipe(corpusCase('make-test-pytest'));
   t.equal(count(d.out, HEADER_SHAPES), 0);
-  t.ok(d.markers.some((m) => /^4 session header lines, 60 passing tests folded$/.test(m)), d.markers.join(' | '));
+  t.ok(d.markers.some((m) => /^4 session header lines \(collected 60 items\), 60 passing tests folded$/.test(m)), d.markers.join(' | '));
 });
 
 t.test('keeps the FAILURES section, E lines and the short summary of a failing run', async (t) => {
