@@ -22,6 +22,7 @@ import enumeration from './enumeration.js';
 import eslint from './eslint.js';
 import flake8 from './flake8.js';
 import generic from './generic.js';
+import ghc from './ghc.js';
 import git from './git.js';
 import gitStatus from './git-status.js';
 import goTest from './go-test.js';
@@ -80,6 +81,7 @@ export const DISTILLERS: readonly DistillerSpec[] = Object.freeze([
   eslint,
   flake8,
   generic,
+  ghc,
   git,
   gitStatus,
   goTest,
