@@ -3,6 +3,7 @@ import { duplex as makeDuplex } from '../kit/streams.js';
 import type { Archive, Batch } from '../kit/types.js';
 import { RunState } from '../kit/stage.js';
 import { Coverage, Spool, SPOOL_CAP_BYTES } from './spool.js';
+import { BlockCutter, FLUSH_IDLE_MS, FLUSH_MAX_MS } from './blocks.js';
 import { frame } from './frame.js';
 import { guard } from './guard.js';
 import { classify } from './classify.js';
@@ -90,6 +91,10 @@ class PipelineRun {
   private exitCode: number | null = null;
   /** A write waiting for the head stage to drain, or for the hand-over / the reader. */
   private pendingWrite: ((err?: Error | null) => void) | null = null;
+  /** A run that may stream cuts its input into blocks at fixed offsets (./blocks.ts); null: held to the end. */
+  private readonly cutter: BlockCutter | null;
+  private flushIdle: NodeJS.Timeout | null = null;
+  private flushMax: NodeJS.Timeout | null = null;
 
   constructor(desc: RunDescription, edges: RunEdges) {
     // Whatever may still be replaced by the raw bytes must stay in the spool: the whole hold
@@ -113,6 +118,7 @@ class PipelineRun {
       this.stages[i].once('end', () => next.end());
     }
     this.head = this.stages[0];
+    this.cutter = Number.isFinite(desc.hold.ms) ? new BlockCutter() : null;
     this.timers = new HoldTimers(desc.hold, run);
     this.duplex = this.makeDuplex();
     this.tail.on('data', (b: Buffer) => this.fromTail(b));
@@ -156,16 +162,45 @@ class PipelineRun {
     // Handed over: the chunk waits in the spool until the tail's last bytes are out.
     if (this.flow === 'draining') { this.pendingWrite = cb; return; }
     this.timers.start();
-    if (!this.head.write(chunk)) {
+    let ok = true;
+    if (this.cutter) {
+      for (const piece of this.cutter.push(chunk)) ok = this.head.write(piece);
+      this.armFlush();
+    } else ok = this.head.write(chunk);
+    if (!ok) {
       this.pendingWrite = cb;
       this.head.once('drain', () => { if (this.flow === 'pipeline') this.release(); });
     } else cb();
   }
 
+  /** What waits for its block goes on after a quiet spell, or once it has waited long enough. */
+  private armFlush(): void {
+    if (!this.cutter?.pending) return this.stopFlush();
+    if (this.flushIdle) this.flushIdle.refresh();
+    else (this.flushIdle = setTimeout(() => this.flushWaiting(), FLUSH_IDLE_MS)).unref();
+    if (!this.flushMax) (this.flushMax = setTimeout(() => this.flushWaiting(), FLUSH_MAX_MS)).unref();
+  }
+
+  private stopFlush(): void {
+    if (this.flushIdle) clearTimeout(this.flushIdle);
+    if (this.flushMax) clearTimeout(this.flushMax);
+    this.flushIdle = this.flushMax = null;
+  }
+
+  private flushWaiting(): void {
+    this.stopFlush();
+    const b = this.cutter?.take();
+    // After a hand-over the spool holds these bytes; the raw copy delivers them.
+    if (b && this.flow === 'pipeline' && !this.head.writableEnded) this.head.write(b);
+  }
+
   private final(cb: (err?: Error | null) => void): void {
     this.finalCalled = true;
     if (this.flow === 'direct') this.push(null);
-    else if (this.flow === 'pipeline') this.head.end();
+    else if (this.flow === 'pipeline') {
+      this.flushWaiting();
+      this.head.end();
+    }
     cb();
   }
 
@@ -184,6 +219,8 @@ class PipelineRun {
   private handOver(): void {
     if (this.flow !== 'pipeline') return;
     this.flow = 'draining';
+    this.stopFlush();
+    this.cutter?.take(); // in the spool: delivered raw after the drain
     if (!this.head.writableEnded) this.head.end();
     this.release();
   }
@@ -197,6 +234,7 @@ class PipelineRun {
 
   private tailEnded(): void {
     this.timers.stop();
+    this.stopFlush();
     this.report.distiller = this.run.distiller;
     this.report.family = this.run.family;
     this.report.passthrough = this.run.passthrough;
@@ -219,6 +257,8 @@ class PipelineRun {
   private goDirect(): void {
     this.flow = 'direct';
     this.timers.stop();
+    this.stopFlush();
+    this.cutter?.take(); // in the spool: delivered raw below
     for (const s of this.stages) { s.removeAllListeners('data'); s.destroy(); }
     // Output still queued in the stages was never delivered: the spool kept its raw bytes.
     this.report.outBytes = this.delivered;
