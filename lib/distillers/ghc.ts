@@ -4,7 +4,7 @@ import { STATES_WARNING_OR_ERROR, programOf, subcommand } from './shared.js';
 import { leadTest } from '../base/lead.js';
 
 /*
- * GHC's builds, under cabal (`cabal build`, `cabal test`, …) or alone (`ghc --make`): one
+ * GHC's builds, under cabal (`cabal build`, `cabal test`, `cabal install`, `cabal bench`) or alone (`ghc --make`): one
  * `[ 3 of 13] Compiling Tally.Count ( src/Tally/Count.hs, <object paths> )` line per module, and
  * cabal's `Configuring`/`Preprocessing`/`Building library for x-0.1.0.0..` steps per component,
  * are progress. A step's lines stay when what follows them stays (GHC's warnings under `Building
@@ -21,7 +21,8 @@ const COMPILING = /^\[ *\d+ of \d+\] Compiling [\w.']+ +\( [^,()]+, [^()]+ \)(?:
 const COMPONENT = /(?:library|executable '[\w.-]+'|test suite '[\w.-]+'|benchmark '[\w.-]+'|foreign library '[\w.-]+')/.source;
 const CABAL_STEP = new RegExp(`^(?:Configuring|Preprocessing|Building) ${COMPONENT}(?: instance)? for [\\w.-]+\\.\\.$`);
 const RESOLVING = /^Resolving dependencies\.\.\.$/;
-const CABAL_SUBS = new Set(['build', 'v2-build', 'new-build', 'test', 'v2-test', 'new-test', 'run', 'v2-run', 'new-run', 'install', 'v2-install', 'bench', 'v2-bench']);
+/** cabal's building commands; `cabal run`'s output is the program's (as `cargo run`'s is not cargo-build's). */
+const CABAL_SUBS = new Set(['build', 'v2-build', 'new-build', 'test', 'v2-test', 'new-test', 'install', 'v2-install', 'bench', 'v2-bench']);
 
 function see(plain: string): Hit | null {
   const c = plain.charCodeAt(0);

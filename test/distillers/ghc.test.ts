@@ -11,10 +11,10 @@ t.test("the 'ghc' spec names itself by GHC's per-module line, and owns ghc and c
   t.ok(ghc.detect!('[1 of 1] Compiling Main             ( app/Main.hs, app/Main.o )'));
   for (const l of ['Compiling Tally.Count', '[ 3 of 13] Building x', '   Compiling tally v0.1.0 (/src/tally)']) t.notOk(ghc.detect!(l), l);
   const input = Buffer.from(corpusCase('cabal-build-pass').output);
-  for (const command of ['cabal build', 'cabal build all', 'cabal v2-build exe:tally', 'cabal test', 'cabal run tally', 'ghc --make -isrc app/Main.hs', 'cd hs-tally && cabal build']) {
+  for (const command of ['cabal build', 'cabal build all', 'cabal v2-build exe:tally', 'cabal test', 'cabal install exe:tally', 'ghc --make -isrc app/Main.hs', 'cd hs-tally && cabal build']) {
     t.equal((await distill(input, { command, door: 'pipe' })).distiller, 'ghc', command);
   }
-  for (const command of ['cabal update', 'cabal sdist', 'cabal --version']) t.not((await distill(input, { command, door: 'pipe' })).distiller, 'ghc', command);
+  for (const command of ['cabal update', 'cabal sdist', 'cabal --version', 'cabal run tally']) t.not((await distill(input, { command, door: 'pipe' })).distiller, 'ghc', command);
   // With no command, the output's lines name it.
   t.equal((await distill(input, { door: 'pipe' })).distiller, 'ghc');
 });
