@@ -188,6 +188,13 @@ class PipelineRun {
   }
 
   private flushWaiting(): void {
+    // Waiting on the stages to drain is our pause, not the producer's: its next chunk is queued
+    // behind this one, so what waits is not flushed early (the cut would then hang on our speed).
+    if (this.pendingWrite && this.flow === 'pipeline') {
+      this.stopFlush();
+      (this.flushIdle = setTimeout(() => this.flushWaiting(), FLUSH_IDLE_MS)).unref();
+      return;
+    }
     this.stopFlush();
     const b = this.cutter?.take();
     // After a hand-over the spool holds these bytes; the raw copy delivers them.
@@ -198,7 +205,9 @@ class PipelineRun {
     this.finalCalled = true;
     if (this.flow === 'direct') this.push(null);
     else if (this.flow === 'pipeline') {
-      this.flushWaiting();
+      this.stopFlush();
+      const b = this.cutter?.take();
+      if (b) this.head.write(b);
       this.head.end();
     }
     cb();
